@@ -1,0 +1,32 @@
+// tracemill serve: starts the web application and API.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig, startServer } from "@tracemill/server";
+import { Command } from "commander";
+
+/** The built web app, shipped beside the CLI in the repository. */
+const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../web/dist");
+
+export function serveCommand(): Command {
+  return new Command("serve")
+    .description("serve the web application and API (default http://localhost:8080)")
+    .option("-p, --port <n>", "port to listen on (env PORT)")
+    .option("--host <addr>", "address to listen on (env TRACEMILL_HOST)")
+    .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
+    .action(async (options: { port?: string; host?: string; data?: string }) => {
+      const config = loadConfig({
+        port: options.port,
+        host: options.host,
+        dataDir: options.data,
+        webDir: process.env.TRACEMILL_WEB_DIR ?? defaultWebDir,
+      });
+      const server = await startServer(config);
+      process.stdout.write(`Tracemill is running at ${server.url}/ (data in ${config.dataDir})\n`);
+      const stop = () => {
+        server.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      await new Promise(() => {});
+    });
+}

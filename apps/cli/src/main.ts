@@ -1,0 +1,20 @@
+// The tracemill command: builds the program, runs it, and maps errors to exit statuses (0 ok, 1 user error, 2 bad usage).
+import { CommanderError } from "commander";
+import { buildProgram } from "./program.js";
+import { reportError } from "./report-error.js";
+
+export async function main(argv: string[]): Promise<number> {
+  const debug = argv.includes("--debug");
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; usage errors were already printed by commander.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    reportError(error, debug);
+    return 1;
+  }
+}

@@ -1,0 +1,17 @@
+// Declares every tracemill command in one place; each command's code is a thin file under commands/.
+import { TRACEMILL_VERSION } from "@tracemill/engine";
+import { Command } from "commander";
+import { serveCommand } from "./commands/serve.js";
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("tracemill")
+    .description("Turn packet captures into machine-learning datasets for network intrusion detection research.")
+    .version(TRACEMILL_VERSION, "-V, --version", "print the version")
+    .option("--debug", "print stack traces of errors")
+    .showHelpAfterError()
+    .exitOverride();
+  program.addCommand(serveCommand());
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}

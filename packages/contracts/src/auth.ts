@@ -1,0 +1,50 @@
+// Account schemas. Messages are the ones SPEC.md §5 spells; the UI and the server use these same texts.
+import { z } from "zod";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const messages = {
+  userRequired: "User is required",
+  emailRequired: "Email is required",
+  emailInvalid: "Email is not valid",
+  passwordRequired: "Password is required",
+  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  passwordMismatch: "Password not match",
+  noLogin: "no login",
+  badCredentials: "Email or password is incorrect",
+  emailTaken: "Email is already registered",
+} as const;
+
+const email = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, messages.emailRequired)
+  .email(messages.emailInvalid);
+const password = z
+  .string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .min(MIN_PASSWORD_LENGTH, messages.passwordTooShort);
+
+export const signupRequest = z
+  .object({
+    userName: z.string({ error: messages.userRequired }).trim().min(1, messages.userRequired).max(100),
+    email,
+    password,
+    Renewpassword: z
+      .string({ error: messages.passwordRequired })
+      .min(1, messages.passwordRequired)
+      .min(MIN_PASSWORD_LENGTH, messages.passwordTooShort),
+  })
+  .refine((v) => v.password === v.Renewpassword, { message: messages.passwordMismatch, path: ["Renewpassword"] });
+export type SignupRequest = z.infer<typeof signupRequest>;
+
+export const signinRequest = z.object({ email, password });
+export type SigninRequest = z.infer<typeof signinRequest>;
+
+/** What sign-in, sign-up and the session check answer with. */
+export const sessionUser = z.object({ userName: z.string(), email: z.string() });
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** Every failure is answered with a list of messages a person can read. */
+export const errorResponse = z.object({ messages: z.array(z.string()) });
+export type ErrorResponse = z.infer<typeof errorResponse>;

@@ -1,0 +1,117 @@
+// Job schemas: the six capabilities, their parameters and input files, and a job as clients see it.
+import { z } from "zod";
+
+export const capabilities = ["extract", "label", "ipt", "images", "sanitize", "merge"] as const;
+export const capability = z.enum(capabilities);
+export type Capability = z.infer<typeof capability>;
+
+export const jobStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export const jobStatus = z.enum(jobStatuses);
+export type JobStatus = z.infer<typeof jobStatus>;
+
+/** Session options shared by every capability that extracts features. */
+export const flowParams = z.object({
+  idleTimeout: z.number().positive().max(86_400).default(120),
+  activeTimeout: z.number().positive().max(31_536_000).default(1800),
+  length: z.enum(["ip", "frame"]).default("ip"),
+});
+
+export const extractParams = flowParams;
+export const labelParams = flowParams.extend({
+  mode: z.enum(["binary", "multiclass"]).default("binary"),
+  maxPriority: z.number().int().min(1).max(255).optional(),
+});
+export const iptParams = flowParams.extend({ signed: z.boolean().default(false) });
+export const imagesParams = flowParams.extend({
+  flowsPerImage: z.number().int().min(1).max(4096).default(16),
+  keepAddresses: z.boolean().default(false),
+});
+export const sanitizeParams = z.object({
+  ruleset: z.string().min(1).default("default"),
+  minSeverity: z.number().int().min(1).max(255).default(3),
+});
+export const addressMapping = z.object({ from: z.string().min(1), to: z.string().min(1) });
+export const mergeParams = z.object({
+  /** Seconds after the background's first packet where the attack capture starts; default: the midpoint. */
+  at: z.number().min(0).optional(),
+  atTime: z.string().datetime({ offset: true }).optional(),
+  sequential: z.boolean().default(false),
+  map: z.array(addressMapping).max(256).default([]),
+});
+
+export const paramsByCapability = {
+  extract: extractParams,
+  label: labelParams,
+  ipt: iptParams,
+  images: imagesParams,
+  sanitize: sanitizeParams,
+  merge: mergeParams,
+} as const;
+
+/** Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label multiclass), background (merge). */
+export const inputRole = z.enum(["capture", "background", "attacks", "alerts", "classification"]);
+export type InputRole = z.infer<typeof inputRole>;
+
+/** An input is an uploaded file or an output of another job the user may read. */
+export const fileRef = z.union([
+  z.object({ fileId: z.string().min(1) }),
+  z.object({ jobId: z.string().min(1), output: z.string().min(1) }),
+]);
+export type FileRef = z.infer<typeof fileRef>;
+
+export const createJobRequest = z.object({
+  title: z.string().trim().min(1, "Title is required").max(200),
+  description: z.string().max(5000).default(""),
+  public: z.boolean().default(false),
+  capability,
+  params: z.record(z.string(), z.unknown()).default({}),
+  inputs: z.partialRecord(inputRole, fileRef),
+});
+export type CreateJobRequest = z.input<typeof createJobRequest>;
+
+export const updateJobRequest = z.object({
+  title: z.string().trim().min(1, "Title is required").max(200).optional(),
+  description: z.string().max(5000).optional(),
+  public: z.boolean().optional(),
+});
+export type UpdateJobRequest = z.infer<typeof updateJobRequest>;
+
+export const uploadedFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  /** Detected from the magic bytes: pcap, pcapng, erf, unified2, eve-json, classification, rules. */
+  format: z.string(),
+  createdAt: z.string(),
+});
+export type UploadedFile = z.infer<typeof uploadedFile>;
+
+export const jobInput = uploadedFile.extend({ role: inputRole });
+export const jobOutput = z.object({ name: z.string(), kind: z.string(), size: z.number() });
+
+export const job = z.object({
+  id: z.string(),
+  /** The original product identified datasets by _id; kept for its clients. */
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  public: z.boolean(),
+  capability,
+  params: z.record(z.string(), z.unknown()),
+  status: jobStatus,
+  progress: z.object({ percent: z.number(), stage: z.string() }),
+  error: z.string().nullable(),
+  owner: z.object({ userName: z.string() }),
+  isOwner: z.boolean(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  inputs: z.array(jobInput),
+  outputs: z.array(jobOutput),
+  summary: z.record(z.string(), z.unknown()).nullable(),
+});
+export type Job = z.infer<typeof job>;
+
+export const health = z.object({ status: z.literal("ok"), version: z.string() });
+export type Health = z.infer<typeof health>;

@@ -1,0 +1,47 @@
+// The one shape every capability has, so the server's worker and the CLI run them the same way.
+
+/** Progress as a capability reports it: a fraction of the work and a short stage text. */
+export interface Progress {
+  /** 0..100 */
+  percent: number;
+  /** Short text for the user, e.g. "reading capture", "running Suricata". */
+  stage: string;
+}
+
+export type ProgressCallback = (progress: Progress) => void;
+
+/** A file a capability wrote, named by role so clients can show the right icon. */
+export interface OutputFile {
+  /** File name inside the output directory (no directories). */
+  name: string;
+  /** What the file is: see docs/formats.md for the kinds. */
+  kind: OutputKind;
+}
+
+export type OutputKind =
+  | "features-csv"
+  | "labelled-csv"
+  | "classified-csv"
+  | "ipt-txt"
+  | "images-zip"
+  | "clean-pcap"
+  | "attacks-pcap"
+  | "alerts-u2"
+  | "eve-json"
+  | "merged-pcap"
+  | "provenance-json"
+  | "summary-json";
+
+export interface CapabilityResult {
+  outputs: OutputFile[];
+  /** The run summary (also written as summary.json among the outputs). */
+  summary: Record<string, unknown>;
+}
+
+export interface RunOptions {
+  /** Directory the capability writes its outputs into; it exists and is empty. */
+  outDir: string;
+  onProgress?: ProgressCallback;
+  /** Aborts the run; the capability removes partial outputs and rejects with an AbortError. */
+  signal?: AbortSignal;
+}

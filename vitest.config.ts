@@ -1,0 +1,37 @@
+// Unit and integration tests of every workspace; browser end-to-end tests have their own config in e2e/.
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { conditions: ["source"] },
+        ssr: { resolve: { conditions: ["source"] } },
+        test: {
+          name: "node",
+          environment: "node",
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "apps/server/src/**/*.test.ts",
+            "apps/server/test/**/*.test.ts",
+            "apps/cli/src/**/*.test.ts",
+            "apps/cli/test/**/*.test.ts",
+          ],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { conditions: ["source"] },
+        test: {
+          name: "web",
+          environment: "jsdom",
+          include: ["apps/web/src/**/*.test.tsx", "apps/web/src/**/*.test.ts"],
+          setupFiles: ["apps/web/src/test-setup.ts"],
+        },
+      },
+    ],
+  },
+});
