@@ -1,3 +1,9 @@
 // Public surface of the packet core. Pure TypeScript: no Node, no DOM.
+export * from "./alerts/index.js";
+export * from "./capture/index.js";
+export * from "./decode/index.js";
 export { type ErrorCode, type ErrorContext, isTracemillError, TracemillError } from "./errors.js";
+export * from "./features/index.js";
+export * from "./flow/index.js";
+export * from "./outputs/index.js";
 export { CORE_VERSION } from "./version.js";

@@ -7,4 +7,11 @@ export type {
   ProgressCallback,
   RunOptions,
 } from "./capability.js";
+export * from "./capture/index.js";
+export * from "./extract/index.js";
+export * from "./images/index.js";
+export * from "./ipt/index.js";
+export * from "./label/index.js";
+export * from "./merge/index.js";
+export * from "./sanitize/index.js";
 export { TRACEMILL_VERSION } from "./version.js";

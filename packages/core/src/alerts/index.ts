@@ -1,0 +1,2 @@
+// Public surface of core/alerts (filled in by its work).
+export {};

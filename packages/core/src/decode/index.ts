@@ -1,0 +1,2 @@
+// Public surface of core/decode (filled in by its work).
+export {};

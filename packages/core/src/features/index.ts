@@ -1,0 +1,2 @@
+// Public surface of core/features (filled in by its work).
+export {};

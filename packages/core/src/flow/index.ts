@@ -1,0 +1,2 @@
+// Public surface of core/flow (filled in by its work).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of core/outputs (filled in by its work).
+export {};

@@ -1,0 +1,2 @@
+// Public surface of the ipt capability (filled in by its work).
+export {};

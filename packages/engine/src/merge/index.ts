@@ -1,0 +1,2 @@
+// Public surface of the merge capability (filled in by its work).
+export {};
