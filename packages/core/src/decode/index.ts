@@ -1,2 +1,2 @@
-// Public surface of core/decode (filled in by its work).
-export {};
+// Public surface of core/decode: link layers, IPv4/IPv6, TCP/UDP, decoded in place.
+export { type DecodedPacket, DecodeKind, TcpFlag } from "./decoded-packet.js";

@@ -1,0 +1,65 @@
+// The decoder's result: one reused record per decoder, filled in place for every packet (no allocation per packet).
+
+/** Outcome of decoding one packet. */
+export const DecodeKind = {
+  /** A TCP segment (or a fragment of one, attributed to its ports). */
+  Tcp: 1,
+  /** A UDP datagram (or a fragment of one, attributed to its ports). */
+  Udp: 2,
+  /** IPv4/IPv6 with another transport (ICMP, GRE, ESP, …): `protocol` says which. */
+  OtherIp: 3,
+  /** No IP layer (ARP, LLDP, STP, …) or an unsupported link type. */
+  NonIp: 4,
+  /** A fragment whose transport header has not been seen yet (ports unknown for now). */
+  FragmentPending: 5,
+  /** The headers are cut short by the capture (snaplen) or the packet is damaged: see `truncated` / `malformed`. */
+  Undecodable: 6,
+} as const;
+export type DecodeKind = (typeof DecodeKind)[keyof typeof DecodeKind];
+
+/** TCP flag bits as they appear in the TCP header's flags byte. */
+export const TcpFlag = {
+  FIN: 0x01,
+  SYN: 0x02,
+  RST: 0x04,
+  PSH: 0x08,
+  ACK: 0x10,
+  URG: 0x20,
+  ECE: 0x40,
+  CWR: 0x80,
+} as const;
+
+export interface DecodedPacket {
+  kind: DecodeKind;
+  /** 4 or 6; 0 when there is no IP layer. */
+  ipVersion: 0 | 4 | 6;
+  /** Source address: 4 bytes used for IPv4, 16 for IPv6. Reused buffer. */
+  src: Uint8Array;
+  /** Destination address, as `src`. */
+  dst: Uint8Array;
+  /** Transport protocol number (after IPv6 extension headers); -1 without IP. */
+  protocol: number;
+  /** Ports for TCP/UDP (fragments: the ports of their datagram once known); 0 otherwise. */
+  srcPort: number;
+  dstPort: number;
+  /** IP packet length from the IP header: IPv4 total length; IPv6 40 + payload length. */
+  ipLength: number;
+  /** IP header length including IPv4 options or IPv6 extension headers. */
+  ipHeaderLength: number;
+  /** TCP header length (data offset × 4) or 8 for UDP; 0 for fragments that do not carry it. */
+  transportHeaderLength: number;
+  /** TCP flags byte (see TcpFlag); 0 for UDP. */
+  tcpFlags: number;
+  /** Transport payload bytes in this packet per the IP length (not the captured bytes). */
+  payloadLength: number;
+  /** Offset of the IP header in the packet's data; -1 without IP. */
+  ipOffset: number;
+  /** Offset of the transport header in the packet's data; -1 when absent. */
+  transportOffset: number;
+  /** True for an IPv4/IPv6 fragment (first or later). */
+  isFragment: boolean;
+  /** The captured bytes end before what the headers announce (the packet is still counted). */
+  truncated: boolean;
+  /** A header is inconsistent (bad version, header length beyond the packet, …). */
+  malformed: boolean;
+}
