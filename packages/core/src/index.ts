@@ -5,5 +5,6 @@ export * from "./decode/index.js";
 export { type ErrorCode, type ErrorContext, isTracemillError, TracemillError } from "./errors.js";
 export * from "./features/index.js";
 export * from "./flow/index.js";
+export * from "./labels/index.js";
 export * from "./outputs/index.js";
 export { CORE_VERSION } from "./version.js";

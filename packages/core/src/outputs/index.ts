@@ -1,2 +1,5 @@
 // Public surface of core/outputs (filled in by its work).
-export {};
+
+export { IMAGE_MANIFEST_NAME, imageEntryName, imageManifestHeader, imageManifestLine } from "./image-manifest.js";
+export { IMAGE_ROW_BYTES, ImageRow } from "./image-row.js";
+export { formatNanosecondsAsSeconds, IptSeries } from "./ipt-series.js";

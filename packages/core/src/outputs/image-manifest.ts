@@ -1,0 +1,24 @@
+// The images zip's manifest: which image and pixel row holds which session (features CSV row), and its label if any.
+
+export const IMAGE_MANIFEST_NAME = "manifest.csv";
+
+/** Zip entry name of the image with 0-based number `index`: zero-padded so names sort in CSV row order. */
+export function imageEntryName(index: number): string {
+  return `images/image-${String(index + 1).padStart(6, "0")}.png`;
+}
+
+/** Header line of the manifest (with its line break); `labelled` adds the label column. */
+export function imageManifestHeader(labelled: boolean): string {
+  return labelled ? "image,row,csv_row,label\n" : "image,row,csv_row\n";
+}
+
+/**
+ * One manifest line for the session in data row `csvRow` (1-based, the header not counted): with `flowsPerImage`
+ * rows per image it sits in image ⌊(csvRow−1)/n⌋ at pixel row (csvRow−1) mod n (0-based, top to bottom).
+ */
+export function imageManifestLine(csvRow: number, flowsPerImage: number, label?: string | number): string {
+  const position = csvRow - 1;
+  const image = imageEntryName(Math.floor(position / flowsPerImage));
+  const row = position % flowsPerImage;
+  return label === undefined ? `${image},${row},${csvRow}\n` : `${image},${row},${csvRow},${label}\n`;
+}

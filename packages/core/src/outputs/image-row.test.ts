@@ -1,0 +1,163 @@
+// Image rows: bytes from the IP header on, packet after packet, addresses and ports zeroed, clipped at 280.
+import { describe, expect, it } from "vitest";
+import { type DecodedPacket, DecodeKind } from "../decode/decoded-packet.js";
+import { IMAGE_ROW_BYTES, ImageRow } from "./image-row.js";
+
+function decoded(fields: Partial<DecodedPacket>): DecodedPacket {
+  return {
+    kind: DecodeKind.NonIp,
+    ipVersion: 0,
+    src: new Uint8Array(16),
+    dst: new Uint8Array(16),
+    protocol: -1,
+    srcPort: 0,
+    dstPort: 0,
+    ipLength: 0,
+    ipHeaderLength: 0,
+    transportHeaderLength: 0,
+    tcpFlags: 0,
+    payloadLength: 0,
+    ipOffset: -1,
+    transportOffset: -1,
+    isFragment: false,
+    truncated: false,
+    malformed: false,
+    ...fields,
+  } as DecodedPacket;
+}
+
+/** An Ethernet frame holding an IPv4 (20-byte header) TCP segment (20-byte header) with `payload` bytes. */
+function ipv4TcpFrame(payload: number, trailer = 0): { data: Uint8Array; packet: DecodedPacket } {
+  const ipLength = 40 + payload;
+  const data = new Uint8Array(14 + ipLength + trailer);
+  for (let i = 0; i < data.length; i++) data[i] = (i % 251) + 1;
+  data[14] = 0x45;
+  data[16] = ipLength >> 8;
+  data[17] = ipLength & 0xff;
+  data[23] = 6;
+  const packet = decoded({
+    kind: DecodeKind.Tcp,
+    ipVersion: 4,
+    protocol: 6,
+    ipOffset: 14,
+    ipHeaderLength: 20,
+    transportOffset: 34,
+    transportHeaderLength: 20,
+    ipLength,
+  });
+  return { data, packet };
+}
+
+function ipv6UdpFrame(payload: number): { data: Uint8Array; packet: DecodedPacket } {
+  const ipLength = 48 + payload;
+  const data = new Uint8Array(14 + ipLength);
+  for (let i = 0; i < data.length; i++) data[i] = 200 + (i % 50);
+  data[14] = 0x60;
+  const packet = decoded({
+    kind: DecodeKind.Udp,
+    ipVersion: 6,
+    protocol: 17,
+    ipOffset: 14,
+    ipHeaderLength: 40,
+    transportOffset: 54,
+    transportHeaderLength: 8,
+    ipLength,
+  });
+  return { data, packet };
+}
+
+/** The bytes a row must hold for one packet: its IP bytes with the given ranges (relative to the IP header) zeroed. */
+function expected(data: Uint8Array, ranges: [number, number][]): Uint8Array {
+  const bytes = data.slice(14);
+  for (const [from, to] of ranges) bytes.fill(0, from, to);
+  return bytes;
+}
+
+describe("ImageRow", () => {
+  it("copies an IPv4 TCP packet from its IP header with addresses and ports zeroed, zero-padded", () => {
+    const { data, packet } = ipv4TcpFrame(10);
+    const row = new ImageRow();
+    row.append(data, packet, false);
+    const want = new Uint8Array(IMAGE_ROW_BYTES);
+    want.set(
+      expected(data, [
+        [12, 20],
+        [20, 24],
+      ]),
+    );
+    expect(row.filled).toBe(50);
+    expect(Array.from(row.bytes)).toEqual(Array.from(want));
+  });
+
+  it("keeps the addresses and ports with keepAddresses", () => {
+    const { data, packet } = ipv4TcpFrame(10);
+    const row = new ImageRow();
+    row.append(data, packet, true);
+    expect(Array.from(row.bytes.subarray(0, 50))).toEqual(Array.from(data.subarray(14)));
+  });
+
+  it("leaves out link-layer padding after the IP length", () => {
+    const { data, packet } = ipv4TcpFrame(0, 6);
+    const row = new ImageRow();
+    row.append(data, packet, true);
+    expect(row.filled).toBe(40);
+    expect(row.bytes[40]).toBe(0);
+  });
+
+  it("zeroes IPv6 addresses and UDP ports", () => {
+    const { data, packet } = ipv6UdpFrame(4);
+    const row = new ImageRow();
+    row.append(data, packet, false);
+    const want = expected(data, [
+      [8, 40],
+      [40, 44],
+    ]);
+    expect(Array.from(row.bytes.subarray(0, 52))).toEqual(Array.from(want));
+    expect(row.bytes.subarray(52).every((b) => b === 0)).toBe(true);
+  });
+
+  it("appends packet after packet and stops at 280 bytes, zeroing only inside the copied part", () => {
+    const row = new ImageRow();
+    const first = ipv4TcpFrame(200);
+    row.append(first.data, first.packet, false);
+    expect(row.filled).toBe(240);
+    // The second packet only fits up to byte 40 of its IP header + TCP header: addresses and ports still zeroed.
+    const second = ipv6UdpFrame(100);
+    row.append(second.data, second.packet, false);
+    expect(row.full).toBe(true);
+    const want = new Uint8Array(IMAGE_ROW_BYTES);
+    want.set(
+      expected(first.data, [
+        [12, 20],
+        [20, 24],
+      ]),
+    );
+    want.set(expected(second.data, [[8, 40]]).subarray(0, 40), 240);
+    expect(Array.from(row.bytes)).toEqual(Array.from(want));
+    const third = ipv4TcpFrame(0);
+    row.append(third.data, third.packet, false);
+    expect(Array.from(row.bytes)).toEqual(Array.from(want));
+  });
+
+  it("clips the zeroed range when a packet's copy ends inside an address", () => {
+    const row = new ImageRow();
+    const first = ipv4TcpFrame(225);
+    row.append(first.data, first.packet, false);
+    expect(row.filled).toBe(265);
+    const second = ipv4TcpFrame(0);
+    row.append(second.data, second.packet, false);
+    // 15 bytes of the second packet fit: bytes 12..14 (start of the source address) are zeroed, 0..11 kept.
+    expect(Array.from(row.bytes.subarray(265, 277))).toEqual(Array.from(second.data.subarray(14, 26)));
+    expect(Array.from(row.bytes.subarray(277))).toEqual([0, 0, 0]);
+  });
+
+  it("does not zero ports of a later fragment, which carries no transport header", () => {
+    const { data, packet } = ipv4TcpFrame(10);
+    packet.isFragment = true;
+    packet.transportOffset = -1;
+    const row = new ImageRow();
+    row.append(data, packet, false);
+    expect(Array.from(row.bytes.subarray(20, 24))).toEqual(Array.from(data.subarray(34, 38)));
+    expect(row.bytes.subarray(12, 20).every((b) => b === 0)).toBe(true);
+  });
+});

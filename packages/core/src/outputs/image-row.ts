@@ -1,0 +1,50 @@
+// Grayscale image rows: a session's first 280 bytes of IP packets, with addresses and ports zeroed, one byte per pixel.
+import type { DecodedPacket } from "../decode/decoded-packet.js";
+
+/** Width of every image and length of every row, in bytes (pixels). */
+export const IMAGE_ROW_BYTES = 280;
+
+const IPPROTO_TCP = 6;
+const IPPROTO_UDP = 17;
+
+/**
+ * One session's row. Bytes are appended packet after packet until the row is full; what is never filled stays 0.
+ * `full` lets the caller skip the copy for the rest of a long session.
+ */
+export class ImageRow {
+  readonly bytes = new Uint8Array(IMAGE_ROW_BYTES);
+  filled = 0;
+
+  get full(): boolean {
+    return this.filled === IMAGE_ROW_BYTES;
+  }
+
+  /**
+   * Appends the packet's bytes from its IP header on, up to the IP length (link-layer padding and trailers are not
+   * part of the packet) or the captured end, whichever comes first. Unless `keepAddresses`, the IP addresses and the
+   * TCP/UDP ports of this packet are zeroed in the copy.
+   */
+  append(data: Uint8Array, packet: DecodedPacket, keepAddresses: boolean): void {
+    if (this.full || packet.ipOffset < 0) return;
+    const ipStart = packet.ipOffset;
+    const ipEnd = Math.min(data.length, ipStart + (packet.ipLength > 0 ? packet.ipLength : data.length));
+    const count = Math.min(ipEnd - ipStart, IMAGE_ROW_BYTES - this.filled);
+    if (count <= 0) return;
+    const rowStart = this.filled;
+    this.bytes.set(data.subarray(ipStart, ipStart + count), rowStart);
+    this.filled += count;
+    if (keepAddresses) return;
+    if (packet.ipVersion === 4) this.zero(rowStart, count, 12, 8);
+    else if (packet.ipVersion === 6) this.zero(rowStart, count, 8, 32);
+    if (packet.transportOffset >= 0 && (packet.protocol === IPPROTO_TCP || packet.protocol === IPPROTO_UDP)) {
+      this.zero(rowStart, count, packet.transportOffset - ipStart, 4);
+    }
+  }
+
+  /** Zeroes `length` bytes at `offset` within the packet, clipped to the part of the packet copied into the row. */
+  private zero(rowStart: number, copied: number, offset: number, length: number): void {
+    const from = Math.min(offset, copied);
+    const to = Math.min(offset + length, copied);
+    if (to > from) this.bytes.fill(0, rowStart + from, rowStart + to);
+  }
+}
