@@ -2,6 +2,7 @@
 export * from "./alerts/index.js";
 export * from "./capture/index.js";
 export * from "./decode/index.js";
+export * from "./edit/index.js";
 export { type ErrorCode, type ErrorContext, isTracemillError, TracemillError } from "./errors.js";
 export * from "./features/index.js";
 export * from "./flow/index.js";
