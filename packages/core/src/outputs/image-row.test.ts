@@ -160,4 +160,13 @@ describe("ImageRow", () => {
     expect(Array.from(row.bytes.subarray(20, 24))).toEqual(Array.from(data.subarray(34, 38)));
     expect(row.bytes.subarray(12, 20).every((b) => b === 0)).toBe(true);
   });
+
+  it("is empty again after reset()", () => {
+    const { data, packet } = ipv4TcpFrame(10);
+    const row = new ImageRow();
+    row.append(data, packet, true);
+    row.reset();
+    expect(row.filled).toBe(0);
+    expect(row.bytes.every((b) => b === 0)).toBe(true);
+  });
 });

@@ -15,6 +15,12 @@ export class ImageRow {
   readonly bytes = new Uint8Array(IMAGE_ROW_BYTES);
   filled = 0;
 
+  /** Empties the row for the next session (records are reused from session to session). */
+  reset(): void {
+    if (this.filled > 0) this.bytes.fill(0);
+    this.filled = 0;
+  }
+
   get full(): boolean {
     return this.filled === IMAGE_ROW_BYTES;
   }

@@ -2,4 +2,4 @@
 
 export { IMAGE_MANIFEST_NAME, imageEntryName, imageManifestHeader, imageManifestLine } from "./image-manifest.js";
 export { IMAGE_ROW_BYTES, ImageRow } from "./image-row.js";
-export { formatNanosecondsAsSeconds, IptSeries } from "./ipt-series.js";
+export { IptSeries } from "./ipt-series.js";

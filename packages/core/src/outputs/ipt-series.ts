@@ -1,63 +1,131 @@
 // IPT time series: the gaps between a session's consecutive packets (either direction), one text line per session.
 
+const COMMA = 44;
+const NEWLINE = 10;
+const DOT = 46;
+const MINUS = 45;
+const ZERO = 48;
+
 /**
- * Collects one session's gaps as integer nanoseconds while the packets arrive, and formats them once at the end.
- * Keeping integers (not formatted text) per packet is what keeps the values exact and the per-packet cost low.
+ * Collects one session's gaps as integer nanoseconds while its packets arrive, and writes the line once at the end.
+ * Keeping integers (not text) per packet keeps the values exact and the per-packet cost to one store. A record is
+ * reused from session to session through `reset()`, so its memory is allocated once.
  */
 export class IptSeries {
-  private readonly gaps: number[] = [];
-  private lastSec = 0;
-  private lastNsec = 0;
+  private gaps = new Float64Array(16);
+  private count = 0;
+  private last = 0;
   private seen = false;
+  /** The line: bytes[0..length) after `write()`. */
+  bytes = new Uint8Array(256);
+  length = 0;
+
+  reset(): void {
+    this.count = 0;
+    this.seen = false;
+  }
 
   /**
-   * Adds the session's next packet. `backward` is true for a packet sent by the session's backward side; it gives
-   * the sign of the gap that ends at this packet in the signed variant.
+   * Adds the session's next packet at `time` (integer nanoseconds on any fixed base; never decreasing, as the flow
+   * table guarantees). `forward` is false for a packet of the session's backward side: the gap ending at it is
+   * negative in the signed variant.
    */
-  add(tsSec: number, tsNsec: number, backward: boolean): void {
+  add(time: number, forward: boolean): void {
     if (this.seen) {
-      // Differences of the two parts stay exact integers; a single nanosecond count since 1970 would not (> 2^53).
-      let gap = (tsSec - this.lastSec) * 1e9 + (tsNsec - this.lastNsec);
-      // A timestamp going backwards is a capture artefact, not a negative gap; 0 keeps the sum equal to the duration
-      // measured by the feature columns, which never go back in time either.
-      if (gap < 0) gap = 0;
-      this.gaps.push(backward ? -gap - 1 : gap);
+      if (this.count === this.gaps.length) {
+        const grown = new Float64Array(this.count * 2);
+        grown.set(this.gaps);
+        this.gaps = grown;
+      }
+      const gap = time - this.last;
+      // Backward gaps are stored as −gap − 1, so that a backward gap of 0 keeps its direction.
+      this.gaps[this.count++] = forward ? gap : -gap - 1;
     }
     this.seen = true;
-    this.lastSec = tsSec;
-    this.lastNsec = tsNsec;
+    this.last = time;
   }
 
   /** Number of gaps so far: packets − 1 (0 before the second packet). */
-  get length(): number {
-    return this.gaps.length;
+  get gapCount(): number {
+    return this.count;
   }
 
-  /** The line without its line break: gaps in seconds, comma-separated; empty for a one-packet session. */
-  format(signed: boolean): string {
-    let line = "";
-    for (let i = 0; i < this.gaps.length; i++) {
+  /**
+   * Writes the line into `bytes[0..length)`, ending with a line feed: gaps in seconds, comma-separated, no trailing
+   * comma; just the line feed for a one-packet session. `signed` puts a minus before the gaps that end at a backward
+   * packet ("-0" included).
+   */
+  write(signed: boolean): void {
+    this.length = 0;
+    for (let i = 0; i < this.count; i++) {
+      // 30 bytes hold a comma, a minus and any gap below 2^53 ns with its 9 decimals.
+      if (this.length + 32 > this.bytes.length) this.grow();
+      if (i > 0) this.bytes[this.length++] = COMMA;
       const stored = this.gaps[i];
-      // Backward gaps are stored as −gap − 1 so that a backward gap of 0 keeps its direction.
-      const text = stored < 0 ? formatNanosecondsAsSeconds(-stored - 1) : formatNanosecondsAsSeconds(stored);
-      if (i > 0) line += ",";
-      line += signed && stored < 0 ? `-${text}` : text;
+      if (stored < 0) {
+        if (signed) this.bytes[this.length++] = MINUS;
+        this.seconds(-stored - 1);
+      } else {
+        this.seconds(stored);
+      }
     }
-    return line;
+    if (this.length + 1 > this.bytes.length) this.grow();
+    this.bytes[this.length++] = NEWLINE;
   }
-}
 
-/**
- * Exact decimal seconds for a non-negative integer number of nanoseconds: the integer part, then the fraction with
- * its trailing zeros removed ("0.000125", "2", "1.5"). Never exponent notation, never rounded.
- */
-export function formatNanosecondsAsSeconds(ns: number): string {
-  const whole = Math.floor(ns / 1e9);
-  const fraction = ns - whole * 1e9;
-  if (fraction === 0) return String(whole);
-  let digits = String(fraction).padStart(9, "0");
-  let end = digits.length;
-  while (digits.charCodeAt(end - 1) === 48) end--;
-  digits = digits.slice(0, end);
-  return `${whole}.${digits}`;
+  /** The line as text, without its line feed (for tests and small outputs). */
+  text(signed: boolean): string {
+    this.write(signed);
+    let text = "";
+    for (let i = 0; i < this.length - 1; i += 4096) {
+      text += String.fromCharCode(...this.bytes.subarray(i, Math.min(i + 4096, this.length - 1)));
+    }
+    return text;
+  }
+
+  private grow(): void {
+    const grown = new Uint8Array(this.bytes.length * 2);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  /** Exact decimal seconds: the integer part, then the 9-digit fraction without its trailing zeros. */
+  private seconds(ns: number): void {
+    const whole = Math.floor(ns / 1e9);
+    let fraction = ns - whole * 1e9;
+    this.digits(whole);
+    if (fraction === 0) return;
+    let width = 9;
+    while (fraction % 10 === 0) {
+      fraction /= 10;
+      width--;
+    }
+    const bytes = this.bytes;
+    bytes[this.length++] = DOT;
+    const end = this.length + width;
+    for (let i = end - 1; i >= this.length; i--) {
+      const q = Math.floor(fraction / 10);
+      bytes[i] = ZERO + fraction - q * 10;
+      fraction = q;
+    }
+    this.length = end;
+  }
+
+  private digits(value: number): void {
+    const bytes = this.bytes;
+    const first = this.length;
+    let at = first;
+    let n = value;
+    do {
+      const q = Math.floor(n / 10);
+      bytes[at++] = ZERO + n - q * 10;
+      n = q;
+    } while (n !== 0);
+    this.length = at;
+    for (let i = first, j = at - 1; i < j; i++, j--) {
+      const t = bytes[i];
+      bytes[i] = bytes[j];
+      bytes[j] = t;
+    }
+  }
 }
