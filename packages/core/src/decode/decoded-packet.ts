@@ -56,10 +56,42 @@ export interface DecodedPacket {
   ipOffset: number;
   /** Offset of the transport header in the packet's data; -1 when absent. */
   transportOffset: number;
-  /** True for an IPv4/IPv6 fragment (first or later). */
+  /** True for an IPv4/IPv6 fragment (first or later). An IPv6 atomic fragment (offset 0, no more fragments) is not one. */
   isFragment: boolean;
+  /** Fragments only: the IPv4 identification (16 bits) or the IPv6 fragment header's identification (32 bits); 0 otherwise. */
+  fragmentId: number;
+  /** Fragments only: this fragment's offset in its datagram, in bytes (0 for the first fragment). */
+  fragmentOffset: number;
+  /** Fragments only: the more-fragments flag (false on the last fragment). */
+  moreFragments: boolean;
   /** The captured bytes end before what the headers announce (the packet is still counted). */
   truncated: boolean;
   /** A header is inconsistent (bad version, header length beyond the packet, …). */
   malformed: boolean;
+}
+
+/** A blank record: every decoder owns one and refills it for each packet. */
+export function createDecodedPacket(): DecodedPacket {
+  return {
+    kind: DecodeKind.NonIp,
+    ipVersion: 0,
+    src: new Uint8Array(16),
+    dst: new Uint8Array(16),
+    protocol: -1,
+    srcPort: 0,
+    dstPort: 0,
+    ipLength: 0,
+    ipHeaderLength: 0,
+    transportHeaderLength: 0,
+    tcpFlags: 0,
+    payloadLength: 0,
+    ipOffset: -1,
+    transportOffset: -1,
+    isFragment: false,
+    fragmentId: 0,
+    fragmentOffset: 0,
+    moreFragments: false,
+    truncated: false,
+    malformed: false,
+  };
 }

@@ -1,0 +1,199 @@
+// Exact field values for every link type and header variant the decoder supports, on synthetic packets.
+
+import { describe, expect, it } from "vitest";
+import {
+  capturedPacket,
+  ciscoHdlc,
+  ethernet,
+  ipv4,
+  ipv6,
+  type Layer,
+  loopback,
+  ppp,
+  sll,
+  sll2,
+  tcp,
+  udp,
+} from "../testing/index.js";
+import { type DecodedPacket, DecodeKind, TcpFlag } from "./decoded-packet.js";
+import { LinkType } from "./link-type.js";
+import { PacketDecoder } from "./packet-decoder.js";
+
+const decoder = new PacketDecoder();
+
+function decode(frame: Uint8Array, linkType: number, snaplen?: number): DecodedPacket {
+  return decoder.decode(capturedPacket(frame, { linkType, snaplen }));
+}
+
+/** The fields a test compares, with addresses as text. */
+function summary(p: DecodedPacket) {
+  const addressLength = p.ipVersion === 6 ? 16 : p.ipVersion === 4 ? 4 : 0;
+  return {
+    kind: p.kind,
+    ipVersion: p.ipVersion,
+    src: Array.from(p.src.subarray(0, addressLength)).join("."),
+    dst: Array.from(p.dst.subarray(0, addressLength)).join("."),
+    protocol: p.protocol,
+    srcPort: p.srcPort,
+    dstPort: p.dstPort,
+    ipLength: p.ipLength,
+    ipHeaderLength: p.ipHeaderLength,
+    transportHeaderLength: p.transportHeaderLength,
+    tcpFlags: p.tcpFlags,
+    payloadLength: p.payloadLength,
+    ipOffset: p.ipOffset,
+    transportOffset: p.transportOffset,
+    truncated: p.truncated,
+    malformed: p.malformed,
+  };
+}
+
+const v4 = { src: "10.0.0.1", dst: "192.168.1.20" };
+const v6 = { src: "2001:db8::1", dst: "fe80::2" };
+const v6src = "32.1.13.184.0.0.0.0.0.0.0.0.0.0.0.1";
+const v6dst = "254.128.0.0.0.0.0.0.0.0.0.0.0.0.0.2";
+const syn = tcp({ srcPort: 40000, dstPort: 443, flags: TcpFlag.SYN, options: [2, 4, 5, 0xb4, 1, 3, 3, 7] });
+const dns = udp({ srcPort: 5353, dstPort: 53, payload: 30 });
+
+/** Expected summary of `ipv4(v4, syn)` whose IP header starts at `ipOffset`. */
+function synV4(ipOffset: number) {
+  return {
+    kind: DecodeKind.Tcp,
+    ipVersion: 4,
+    src: "10.0.0.1",
+    dst: "192.168.1.20",
+    protocol: 6,
+    srcPort: 40000,
+    dstPort: 443,
+    ipLength: 48,
+    ipHeaderLength: 20,
+    transportHeaderLength: 28,
+    tcpFlags: TcpFlag.SYN,
+    payloadLength: 0,
+    ipOffset,
+    transportOffset: ipOffset + 20,
+    truncated: false,
+    malformed: false,
+  };
+}
+
+/** Expected summary of `ipv6(v6, dns)` whose IP header starts at `ipOffset`. */
+function dnsV6(ipOffset: number) {
+  return {
+    kind: DecodeKind.Udp,
+    ipVersion: 6,
+    src: v6src,
+    dst: v6dst,
+    protocol: 17,
+    srcPort: 5353,
+    dstPort: 53,
+    ipLength: 78,
+    ipHeaderLength: 40,
+    transportHeaderLength: 8,
+    tcpFlags: 0,
+    payloadLength: 30,
+    ipOffset,
+    transportOffset: ipOffset + 40,
+    truncated: false,
+    malformed: false,
+  };
+}
+
+describe("link layers", () => {
+  const ip4 = ipv4(v4, syn);
+  const ip6 = ipv6(v6, dns);
+  const cases: [string, Uint8Array, number, number][] = [
+    ["Ethernet", ethernet(ip4), LinkType.ETHERNET, 14],
+    ["802.1Q", ethernet(ip4, { vlans: [{ id: 10 }] }), LinkType.ETHERNET, 18],
+    ["802.1ad QinQ", ethernet(ip4, { vlans: [{ tpid: 0x88a8, id: 100 }, { id: 10 }] }), LinkType.ETHERNET, 22],
+    ["0x9100 QinQ", ethernet(ip4, { vlans: [{ tpid: 0x9100, id: 1 }, { id: 2 }, { id: 3 }] }), LinkType.ETHERNET, 26],
+    ["MPLS stack", ethernet(ip4, { mpls: [16, 17, 18] }), LinkType.ETHERNET, 26],
+    ["MPLS multicast", ethernet(ip4, { mpls: [16], mplsMulticast: true }), LinkType.ETHERNET, 18],
+    ["VLAN + MPLS", ethernet(ip4, { vlans: [{ id: 5 }], mpls: [16] }), LinkType.ETHERNET, 22],
+    ["MPLS Ethernet pseudowire", ethernet(ip4, { mpls: [16, 17], pseudowire: true }), LinkType.ETHERNET, 40],
+    ["PPPoE", ethernet(ip4, { pppoeSession: 0x1234 }), LinkType.ETHERNET, 22],
+    ["raw 101", ip4.bytes, LinkType.RAW, 0],
+    ["raw 12", ip4.bytes, LinkType.RAW_12, 0],
+    ["raw 14", ip4.bytes, LinkType.RAW_14, 0],
+    ["IPv4 228", ip4.bytes, LinkType.IPV4, 0],
+    ["SLL", sll(ip4), LinkType.LINUX_SLL, 16],
+    ["SLL2", sll2(ip4), LinkType.LINUX_SLL2, 20],
+    ["NULL little-endian", loopback(ip4), LinkType.NULL, 4],
+    ["NULL big-endian", loopback(ip4, { bigEndian: true }), LinkType.NULL, 4],
+    ["LOOP", loopback(ip4, { bigEndian: true }), LinkType.LOOP, 4],
+    ["LOOP little-endian", loopback(ip4), LinkType.LOOP, 4],
+    ["PPP", ppp(ip4), LinkType.PPP, 2],
+    ["PPP with HDLC framing", ppp(ip4, { hdlc: true }), LinkType.PPP, 4],
+    ["PPP compressed protocol", ppp(ip4, { compressProtocol: true }), LinkType.PPP, 1],
+    ["PPP in HDLC", ppp(ip4, { hdlc: true }), LinkType.PPP_HDLC, 4],
+    ["Cisco HDLC in PPP_HDLC", ciscoHdlc(ip4), LinkType.PPP_HDLC, 4],
+    ["Cisco HDLC", ciscoHdlc(ip4), LinkType.C_HDLC, 4],
+  ];
+  it.each(cases)("IPv4 TCP over %s", (_name, frame, linkType, ipOffset) => {
+    expect(summary(decode(frame, linkType))).toEqual(synV4(ipOffset));
+  });
+
+  const cases6: [string, Uint8Array, number, number][] = [
+    ["Ethernet", ethernet(ip6), LinkType.ETHERNET, 14],
+    ["QinQ", ethernet(ip6, { vlans: [{ tpid: 0x88a8, id: 100 }, { id: 10 }] }), LinkType.ETHERNET, 22],
+    ["MPLS", ethernet(ip6, { mpls: [100] }), LinkType.ETHERNET, 18],
+    ["PPPoE", ethernet(ip6, { pppoeSession: 1 }), LinkType.ETHERNET, 22],
+    ["raw 101", ip6.bytes, LinkType.RAW, 0],
+    ["IPv6 229", ip6.bytes, LinkType.IPV6, 0],
+    ["SLL", sll(ip6), LinkType.LINUX_SLL, 16],
+    ["SLL2", sll2(ip6), LinkType.LINUX_SLL2, 20],
+    ["NULL AF 24", loopback(ip6, { family: 24 }), LinkType.NULL, 4],
+    ["NULL AF 28", loopback(ip6, { family: 28 }), LinkType.NULL, 4],
+    ["NULL AF 30", loopback(ip6, { family: 30 }), LinkType.NULL, 4],
+    ["LOOP AF 24 big-endian", loopback(ip6, { family: 24, bigEndian: true }), LinkType.LOOP, 4],
+    ["PPP", ppp(ip6), LinkType.PPP, 2],
+    ["PPP in HDLC", ppp(ip6, { hdlc: true }), LinkType.PPP_HDLC, 4],
+  ];
+  it.each(cases6)("IPv6 UDP over %s", (_name, frame, linkType, ipOffset) => {
+    expect(summary(decode(frame, linkType))).toEqual(dnsV6(ipOffset));
+  });
+
+  it("returns NonIp for non-IP frames", () => {
+    const arp: Layer = { type: 0x0806, bytes: new Uint8Array(28) };
+    expect(decode(ethernet(arp), LinkType.ETHERNET).kind).toBe(DecodeKind.NonIp);
+    expect(decode(sll(arp), LinkType.LINUX_SLL).kind).toBe(DecodeKind.NonIp);
+    expect(decode(loopback(ipv4(v4, syn), { family: 7 }), LinkType.NULL).kind).toBe(DecodeKind.NonIp);
+    expect(decode(ppp({ type: 0xc021, bytes: new Uint8Array(4) }), LinkType.PPP).kind).toBe(DecodeKind.NonIp);
+    // After the bottom MPLS label, a first nibble other than 4, 6 or 0 is neither IP nor a control word.
+    const mplsOther = ethernet({ type: 0x0800, bytes: Uint8Array.of(0x50, 0, 0, 0) }, { mpls: [16] });
+    expect(decode(mplsOther, LinkType.ETHERNET).kind).toBe(DecodeKind.NonIp);
+    const p = decode(ethernet({ type: 0x88cc, bytes: new Uint8Array(40) }), LinkType.ETHERNET);
+    expect(summary(p)).toMatchObject({ ipVersion: 0, protocol: -1, ipOffset: -1, truncated: false, malformed: false });
+  });
+
+  it("returns NonIp for an unknown link type and counts it per link type", () => {
+    const own = new PacketDecoder();
+    const frame = ethernet(ipv4(v4, syn));
+    expect(own.decode(capturedPacket(frame, { linkType: 105 })).kind).toBe(DecodeKind.NonIp);
+    own.decode(capturedPacket(frame, { linkType: 105 }));
+    own.decode(capturedPacket(frame, { linkType: 147 }));
+    own.decode(capturedPacket(frame, { linkType: LinkType.ETHERNET }));
+    expect([...own.unknownLinkTypes]).toEqual([
+      [105, 2],
+      [147, 1],
+    ]);
+  });
+
+  it("marks raw IP with a version other than 4 or 6 malformed", () => {
+    const bytes = ipv4({ ...v4, version: 5 }, syn).bytes;
+    expect(summary(decode(bytes, LinkType.RAW))).toMatchObject({ kind: DecodeKind.Undecodable, malformed: true });
+    expect(decode(bytes, LinkType.IPV4).malformed).toBe(true);
+    expect(decode(ipv6(v6, dns).bytes, LinkType.IPV4).malformed).toBe(true);
+    expect(decode(ipv4(v4, syn).bytes, LinkType.IPV6).malformed).toBe(true);
+  });
+
+  it("reuses one record for every packet", () => {
+    const own = new PacketDecoder();
+    const first = own.decode(capturedPacket(ethernet(ipv4(v4, syn)), { linkType: 1 }));
+    const second = own.decode(capturedPacket(ethernet(ipv6(v6, dns)), { linkType: 1 }));
+    expect(second).toBe(first);
+    expect(second).toBe(own.result);
+    expect(second.kind).toBe(DecodeKind.Udp);
+    expect(second.tcpFlags).toBe(0);
+  });
+});
