@@ -1,2 +1,11 @@
-// Public surface of the merge capability (filled in by its work).
-export {};
+// Public surface of the merge capability: controlled aggregation of background and attack captures, and the
+// reader of the provenance record it leaves beside the merged capture.
+export {
+  PROVENANCE_FORMAT,
+  PROVENANCE_VERSION,
+  type ProvenanceHeader,
+  type ProvenanceInput,
+  type ProvenanceRun,
+  type ProvenanceTrailer,
+} from "./provenance.js";
+export { readAttackPacketRanges, readProvenance } from "./provenance-reader.js";

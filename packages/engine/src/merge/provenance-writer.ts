@@ -1,0 +1,71 @@
+// Writes the provenance record beside the merged capture: the header line, one line per run, a trailer; to a
+// temporary name renamed on success, so a failed merge leaves no record behind.
+import fs from "node:fs";
+import type { ProvenanceHeader, ProvenanceTrailer } from "./provenance.js";
+
+const FLUSH_AT = 1 << 20;
+
+export class ProvenanceWriter {
+  private readonly fd: number;
+  private readonly temporary: string;
+  private pending = "";
+  private runInput = -1;
+  private runOutputStart = 0;
+  private runOriginalStart = 0;
+  private runCount = 0;
+  private runs = 0;
+  private packets = 0;
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    header: ProvenanceHeader,
+  ) {
+    this.temporary = `${file}.partial`;
+    this.fd = fs.openSync(this.temporary, "w");
+    this.pending = `${JSON.stringify(header)}\n`;
+  }
+
+  /** Records that the next output packet is packet `originalIndex` of input `input`. */
+  add(input: 0 | 1, originalIndex: number): void {
+    if (input !== this.runInput || originalIndex !== this.runOriginalStart + this.runCount) {
+      this.endRun();
+      this.runInput = input;
+      this.runOutputStart = this.packets;
+      this.runOriginalStart = originalIndex;
+    }
+    this.runCount++;
+    this.packets++;
+  }
+
+  /** Writes the trailer and renames the record into place. */
+  finish(): void {
+    this.endRun();
+    const trailer: ProvenanceTrailer = { end: true, packets: this.packets, runs: this.runs };
+    this.pending += `${JSON.stringify(trailer)}\n`;
+    this.flush();
+    fs.closeSync(this.fd);
+    this.closed = true;
+    fs.renameSync(this.temporary, this.file);
+  }
+
+  /** Removes the partial record (after a failure). */
+  abort(): void {
+    if (!this.closed) fs.closeSync(this.fd);
+    this.closed = true;
+    fs.rmSync(this.temporary, { force: true });
+  }
+
+  private endRun(): void {
+    if (this.runCount === 0) return;
+    this.pending += `[${this.runInput},${this.runOutputStart},${this.runOriginalStart},${this.runCount}]\n`;
+    this.runs++;
+    this.runCount = 0;
+    if (this.pending.length >= FLUSH_AT) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) fs.writeSync(this.fd, this.pending);
+    this.pending = "";
+  }
+}
