@@ -145,7 +145,7 @@ export function pcapFile(packets: CapturedPacket[], o: { nanosecond?: boolean; s
   header.setUint16(6, 4, true);
   header.setUint32(16, o.snaplen ?? 262144, true);
   header.setUint32(20, linkType, true);
-  const parts = [new Uint8Array(header.buffer)];
+  const parts: Uint8Array[] = [new Uint8Array(header.buffer)];
   for (const p of packets) {
     if (p.linkType !== linkType) throw new Error("pcapFile: every packet must have the same link type");
     const record = new DataView(new ArrayBuffer(16));
