@@ -16,9 +16,17 @@ export class AttackTupleSet {
     this.keys.add(endpointPairKey(protocol, addressLength, src, srcPort, dst, dstPort));
   }
 
-  /** True when the session's 5-tuple, in either direction, occurs in the attack capture. */
-  has(protocol: number, addressLength: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number): boolean {
-    return this.keys.has(endpointPairKey(protocol, addressLength, a, aPort, b, bPort));
+  /** The conversation's key when the session's 5-tuple, in either direction, occurs in the attack capture. */
+  find(
+    protocol: number,
+    addressLength: number,
+    a: Uint8Array,
+    aPort: number,
+    b: Uint8Array,
+    bPort: number,
+  ): string | undefined {
+    const key = endpointPairKey(protocol, addressLength, a, aPort, b, bPort);
+    return this.keys.has(key) ? key : undefined;
   }
 
   get size(): number {

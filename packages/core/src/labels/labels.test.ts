@@ -53,10 +53,11 @@ describe("AttackTupleSet", () => {
     set.add(6, 4, A, 4000, B, 22);
     set.add(6, 4, B, 22, A, 4000);
     expect(set.size).toBe(1);
-    expect(set.has(6, 4, B, 22, A, 4000)).toBe(true);
-    expect(set.has(6, 4, A, 4000, B, 22)).toBe(true);
-    expect(set.has(6, 4, A, 4001, B, 22)).toBe(false);
-    expect(set.has(17, 4, A, 4000, B, 22)).toBe(false);
+    const key = endpointPairKey(6, 4, A, 4000, B, 22);
+    expect(set.find(6, 4, B, 22, A, 4000)).toBe(key);
+    expect(set.find(6, 4, A, 4000, B, 22)).toBe(key);
+    expect(set.find(6, 4, A, 4001, B, 22)).toBeUndefined();
+    expect(set.find(17, 4, A, 4000, B, 22)).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-// The images zip's manifest: which image and pixel row holds which session (features CSV row), and its label if any.
+// The images zip's manifest: which image and pixel row holds which session (features CSV row), and its labels if any.
 
 export const IMAGE_MANIFEST_NAME = "manifest.csv";
 
@@ -7,18 +7,19 @@ export function imageEntryName(index: number): string {
   return `images/image-${String(index + 1).padStart(6, "0")}.png`;
 }
 
-/** Header line of the manifest (with its line break); `labelled` adds the label column. */
-export function imageManifestHeader(labelled: boolean): string {
-  return labelled ? "image,row,csv_row,label\n" : "image,row,csv_row\n";
+/** Header line of the manifest (with its line break), followed by the label columns of a labelled run. */
+export function imageManifestHeader(labelColumns: readonly string[] = []): string {
+  return ["image", "row", "csv_row", ...labelColumns].join(",").concat("\n");
 }
 
 /**
  * One manifest line for the session in data row `csvRow` (1-based, the header not counted): with `flowsPerImage`
  * rows per image it sits in image ⌊(csvRow−1)/n⌋ at pixel row (csvRow−1) mod n (0-based, top to bottom).
+ * `labels` is the row's label columns as CSV text, or "" when unlabelled.
  */
-export function imageManifestLine(csvRow: number, flowsPerImage: number, label?: string | number): string {
+export function imageManifestLine(csvRow: number, flowsPerImage: number, labels = ""): string {
   const position = csvRow - 1;
   const image = imageEntryName(Math.floor(position / flowsPerImage));
   const row = position % flowsPerImage;
-  return label === undefined ? `${image},${row},${csvRow}\n` : `${image},${row},${csvRow},${label}\n`;
+  return labels === "" ? `${image},${row},${csvRow}\n` : `${image},${row},${csvRow},${labels}\n`;
 }
