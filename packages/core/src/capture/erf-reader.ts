@@ -1,0 +1,122 @@
+// Reader for Endace ERF records: Ethernet and IPv4/IPv6 types, rlen/wlen, Ethernet padding, extension headers.
+
+import type { CapturedPacket } from "./packet.js";
+import type { CaptureInfo } from "./packet-source.js";
+import { ReaderBase } from "./reader-base.js";
+
+const HEADER = 16;
+const TYPE_PAD = 48;
+/** ERF types 1..29 are defined; 48 is padding. Anything else means the bytes are not ERF records. */
+const MAX_DEFINED_TYPE = 29;
+const LINKTYPE_ETHERNET = 1;
+const LINKTYPE_IPV4 = 228;
+const LINKTYPE_IPV6 = 229;
+
+/** LINKTYPE of each ERF record type delivered as packets (others are skipped); Ethernet types carry 2 pad bytes. */
+export function erfLinkType(type: number): number {
+  switch (type) {
+    case 2: // ETH
+    case 11: // COLOR_ETH
+    case 16: // DSM_COLOR_ETH
+    case 20: // COLOR_HASH_ETH
+      return LINKTYPE_ETHERNET;
+    case 22:
+      return LINKTYPE_IPV4;
+    case 23:
+      return LINKTYPE_IPV6;
+    default:
+      return -1;
+  }
+}
+
+export class ErfReader extends ReaderBase {
+  readonly info: CaptureInfo = {
+    format: "erf",
+    byteOrder: "big-endian",
+    interfaces: [],
+    sections: [{ byteOrder: "big-endian", offset: 0, comments: [] }],
+    comments: [],
+    skippedRecords: 0,
+  };
+  private readonly seenPorts = [false, false, false, false];
+
+  next(): CapturedPacket | null {
+    if (this.done) return null;
+    const w = this.w;
+    for (;;) {
+      if (w.end - w.pos < HEADER && !w.need(HEADER)) return this.outOfInput(HEADER, "ERF record header", true);
+      let view = w.view;
+      let p = w.pos;
+      const typeByte = view.getUint8(p + 8);
+      const type = typeByte & 0x7f;
+      const rlen = view.getUint16(p + 10, false);
+      if (type === 0 || (type > MAX_DEFINED_TYPE && type !== TYPE_PAD)) {
+        this.fail(w.offset, `ERF record type ${type} is not defined (not an ERF record)`);
+      }
+      if (rlen < HEADER) this.fail(w.offset, `ERF record length ${rlen} is shorter than its header`);
+      if (w.end - p < rlen) {
+        if (!w.need(rlen)) return this.outOfInput(rlen, "ERF record", false);
+        view = w.view;
+        p = w.pos;
+      }
+      const linkType = erfLinkType(type);
+      if (linkType < 0) {
+        this.info.skippedRecords++;
+        w.consume(rlen);
+        continue;
+      }
+      let at = HEADER;
+      if (typeByte & 0x80) {
+        let more = true;
+        while (more) {
+          if (at + 8 > rlen) this.fail(w.offset, "ERF extension headers run past the record length");
+          more = (view.getUint8(p + at) & 0x80) !== 0;
+          at += 8;
+        }
+      }
+      if (linkType === LINKTYPE_ETHERNET) at += 2;
+      if (at > rlen) this.fail(w.offset, `ERF record length ${rlen} is shorter than its headers`);
+      const wlen = view.getUint16(p + 14, false);
+      const port = view.getUint8(p + 9) & 3;
+      const rec = this.rec;
+      this.timestamp(view.getUint32(p + 4, true), view.getUint32(p, true));
+      rec.originalLength = wlen;
+      rec.linkType = linkType;
+      rec.interfaceIndex = port;
+      rec.fileOffset = w.base + p;
+      rec.index = this.packetCount++;
+      rec.setBytes(w.buf, p + at, Math.min(rlen - at, wlen));
+      if (!this.seenPorts[port]) this.addInterface(port, linkType);
+      w.consume(rlen);
+      return rec;
+    }
+  }
+
+  /** 32.32 binary fixed point to nanoseconds, rounded to nearest as Wireshark does, in exact integer steps. */
+  private timestamp(seconds: number, fraction: number): void {
+    const high = Math.floor(fraction / 65536) * 1e9;
+    const low = (fraction & 0xffff) * 1e9 + 2147483648;
+    let ns = Math.floor((high + Math.floor(low / 65536)) / 65536);
+    let sec = seconds;
+    if (ns >= 1e9) {
+      ns -= 1e9;
+      sec += 1;
+    }
+    this.rec.tsSec = sec;
+    this.rec.tsNsec = ns;
+  }
+
+  private addInterface(port: number, linkType: number): void {
+    this.seenPorts[port] = true;
+    const name = `port ${"ABCD"[port]}`;
+    this.info.interfaces.push({
+      index: port,
+      section: 0,
+      linkType,
+      snaplen: 0,
+      unitsPerSecond: 4294967296,
+      tsOffsetSeconds: 0,
+      name,
+    });
+  }
+}

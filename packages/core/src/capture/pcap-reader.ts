@@ -1,0 +1,106 @@
+// Reader for classic libpcap files: both byte orders, microsecond and nanosecond magic, any snaplen.
+import { capturedLengthInsane } from "./damage.js";
+import type { CapturedPacket } from "./packet.js";
+import type { CaptureInfo } from "./packet-source.js";
+import { ReaderBase } from "./reader-base.js";
+
+const FILE_HEADER = 24;
+const RECORD_HEADER = 16;
+
+export class PcapReader extends ReaderBase {
+  readonly info: CaptureInfo = {
+    format: "pcap",
+    byteOrder: "little-endian",
+    interfaces: [],
+    sections: [],
+    comments: [],
+    skippedRecords: 0,
+  };
+  private headerRead = false;
+  private littleEndian = true;
+  /** Timestamp fraction units per second (1e6 or 1e9) and nanoseconds per unit. */
+  private fractionLimit = 1e6;
+  private nsPerUnit = 1000;
+  private snaplen = 0;
+  private linkType = 0;
+
+  next(): CapturedPacket | null {
+    if (this.done) return null;
+    const w = this.w;
+    if (!this.headerRead && !this.readFileHeader()) return null;
+    if (w.end - w.pos < RECORD_HEADER && !w.need(RECORD_HEADER)) {
+      return this.outOfInput(RECORD_HEADER, "packet record header", true);
+    }
+    const le = this.littleEndian;
+    let view = w.view;
+    let p = w.pos;
+    const fraction = view.getUint32(p + 4, le);
+    const capturedLength = view.getUint32(p + 8, le);
+    if (fraction >= this.fractionLimit) {
+      this.fail(w.offset, `timestamp fraction ${fraction} is not below ${this.fractionLimit} (not a packet record)`);
+    }
+    if (capturedLengthInsane(capturedLength, this.snaplen)) {
+      this.fail(w.offset, `captured length ${capturedLength} is beyond the snapshot length ${this.snaplen}`);
+    }
+    const total = RECORD_HEADER + capturedLength;
+    if (w.end - p < total) {
+      if (!w.need(total)) return this.outOfInput(total, "packet record", false);
+      view = w.view;
+      p = w.pos;
+    }
+    const rec = this.rec;
+    rec.tsSec = view.getUint32(p, le);
+    rec.tsNsec = fraction * this.nsPerUnit;
+    rec.originalLength = view.getUint32(p + 12, le);
+    rec.linkType = this.linkType;
+    rec.interfaceIndex = 0;
+    rec.fileOffset = w.base + p;
+    rec.index = this.packetCount++;
+    rec.setBytes(w.buf, p + RECORD_HEADER, capturedLength);
+    w.consume(total);
+    return rec;
+  }
+
+  private readFileHeader(): boolean {
+    const w = this.w;
+    if (!w.need(FILE_HEADER)) {
+      this.outOfInput(FILE_HEADER, "pcap file header", false);
+      return false;
+    }
+    const b = w.buf;
+    const p = w.pos;
+    const magicBe = ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
+    const magicLe = ((b[p + 3] << 24) | (b[p + 2] << 16) | (b[p + 1] << 8) | b[p]) >>> 0;
+    const magic = magicLe === 0xa1b2c3d4 || magicLe === 0xa1b23c4d ? magicLe : magicBe;
+    if (magic !== 0xa1b2c3d4 && magic !== 0xa1b23c4d) {
+      this.fail(w.offset, `not a pcap file header (magic 0x${magicBe.toString(16).padStart(8, "0")})`);
+    }
+    this.littleEndian = magic === magicLe;
+    if (magic === 0xa1b23c4d) {
+      this.fractionLimit = 1e9;
+      this.nsPerUnit = 1;
+    }
+    const view = w.view;
+    const le = this.littleEndian;
+    const major = view.getUint16(p + 4, le);
+    const minor = view.getUint16(p + 6, le);
+    if (major !== 2) this.fail(w.offset + 4, `pcap version ${major}.${minor} is not supported (2.x is)`);
+    this.snaplen = view.getUint32(p + 16, le);
+    this.linkType = view.getUint32(p + 20, le) & 0x03ffffff;
+    const info = this.info;
+    info.byteOrder = le ? "little-endian" : "big-endian";
+    info.version = `${major}.${minor}`;
+    info.sections.push({ byteOrder: info.byteOrder, offset: w.offset, comments: [] });
+    info.interfaces.push({
+      index: 0,
+      section: 0,
+      linkType: this.linkType,
+      snaplen: this.snaplen,
+      unitsPerSecond: this.fractionLimit,
+      tsOffsetSeconds: 0,
+    });
+    this.headerRead = true;
+    w.consume(FILE_HEADER);
+    return true;
+  }
+}
