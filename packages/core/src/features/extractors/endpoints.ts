@@ -1,0 +1,20 @@
+// protocol, ts, srcIP, srcPrt, dstIP, dstPrt: who talked, from the session record (forward side = source).
+import { extractor } from "../extractor.js";
+
+const scratch = new Uint8Array(16);
+const NS = 1e9;
+
+export const endpoints = extractor<null>({
+  columns: ["protocol", "ts", "srcIP", "srcPrt", "dstIP", "dstPrt"],
+  create: () => null,
+  init: () => {},
+  finish(_state, session, row) {
+    row.int(session.protocol);
+    const whole = Math.floor(session.firstTime / NS);
+    row.epoch(session.baseSec + whole, session.firstTime - whole * NS);
+    row.address(session.address(true, scratch), session.ipVersion);
+    row.int(session.fwdPort);
+    row.address(session.address(false, scratch), session.ipVersion);
+    row.int(session.bwdPort);
+  },
+});

@@ -1,0 +1,262 @@
+// Every feature column, exactly, for small hand-written sessions; expected rows come from an independent
+// exact-arithmetic reference of docs/features.md (rational sums, decimal rounding), not from this code.
+import { describe, expect, it } from "vitest";
+import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
+import { FlowTable, type FlowTableOptions } from "../flow/flow-table.js";
+import type { EndReason } from "../flow/session.js";
+import { csvHeaderLine } from "../outputs/csv-header.js";
+import { OrderedRows } from "../outputs/ordered-rows.js";
+import { RowBuilder } from "../outputs/row-builder.js";
+import { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
+
+const BASE_SEC = 1_700_000_000;
+const FLAG_LETTERS: Record<string, number> = {
+  F: TcpFlag.FIN,
+  S: TcpFlag.SYN,
+  R: TcpFlag.RST,
+  P: TcpFlag.PSH,
+  A: TcpFlag.ACK,
+  U: TcpFlag.URG,
+  E: TcpFlag.ECE,
+  C: TcpFlag.CWR,
+};
+
+/** Parses "10.0.0.1" or "2001:db8::1" into 4 or 16 bytes. */
+function parseAddress(text: string, out: Uint8Array): 4 | 6 {
+  if (!text.includes(":")) {
+    text.split(".").forEach((part, i) => {
+      out[i] = Number(part);
+    });
+    return 4;
+  }
+  const [head, tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = [...left, ...new Array(8 - left.length - right.length).fill("0"), ...right];
+  groups.forEach((group, i) => {
+    const value = Number.parseInt(group, 16);
+    out[2 * i] = value >> 8;
+    out[2 * i + 1] = value & 255;
+  });
+  return 6;
+}
+
+/** Runs "time src:port > dst:port tcp|udp FLAGS ipLength ipHeader/transportHeader" lines through table and features. */
+function runScenario(packets: string, options: FlowTableOptions = {}) {
+  const features = new FeatureSet();
+  const row = new RowBuilder();
+  let csv = "";
+  const ordered = new OrderedRows((bytes, start, end) => {
+    csv += String.fromCharCode(...bytes.subarray(start, end));
+  });
+  const reasons: EndReason[] = [];
+  const table = new FlowTable<FeatureState>(
+    {
+      createState: () => features.createState(),
+      onStart: (session, packet) => features.init(session.state, packet),
+      onPacket: (session, packet) => features.update(session.state, packet),
+      onEnd: (session) => {
+        reasons[session.seq] = session.endReason;
+        row.start();
+        features.finish(session.state, session, row);
+        row.end();
+        ordered.put(session.seq, row.bytes, row.length);
+      },
+    },
+    options,
+  );
+  const decoded = createDecodedPacket();
+  packets
+    .trim()
+    .split("\n")
+    .forEach((line, index) => {
+      const [time, src, , dst, protocol, flags, length, headers] = line.trim().split(/\s+/);
+      const endpoint = (text: string) => /^\[?(.*?)\]?:(\d+)$/.exec(text)!;
+      const [, srcAddress, srcPort] = endpoint(src);
+      const [, dstAddress, dstPort] = endpoint(dst);
+      decoded.ipVersion = parseAddress(srcAddress, decoded.src);
+      parseAddress(dstAddress, decoded.dst);
+      decoded.kind = protocol === "tcp" ? DecodeKind.Tcp : DecodeKind.Udp;
+      decoded.protocol = protocol === "tcp" ? 6 : 17;
+      decoded.srcPort = Number(srcPort);
+      decoded.dstPort = Number(dstPort);
+      decoded.tcpFlags = [...flags.replace("-", "")].reduce((bits, letter) => bits | FLAG_LETTERS[letter], 0);
+      decoded.ipLength = Number(length);
+      const [ipHeader, transportHeader] = headers.split("/").map(Number);
+      decoded.ipHeaderLength = ipHeader;
+      decoded.transportHeaderLength = transportHeader;
+      const [whole, fraction = ""] = time.split(".");
+      const nsec = Number(fraction.padEnd(9, "0"));
+      table.add(decoded, BASE_SEC + Number(whole), nsec, decoded.ipLength, index);
+    });
+  table.flush();
+  return { rows: csv.trim().split("\n"), reasons, outOfOrder: table.outOfOrder };
+}
+
+function record(line: string): Record<string, string> {
+  const values = line.split(",");
+  return Object.fromEntries(FEATURE_COLUMNS.map((name, i) => [name, values[i]]));
+}
+
+interface Case {
+  title: string;
+  packets: string;
+  rows: string[];
+  reasons: EndReason[];
+  outOfOrder: number;
+  options?: FlowTableOptions;
+}
+
+const cases: Case[] = [
+  {
+    title: "handshake, data, FIN close with the final ACK and a late retransmitted FIN",
+    packets: `
+0 10.0.0.1:40000 > 10.0.0.2:80 tcp S 60 20/40
+0.001 10.0.0.2:80 > 10.0.0.1:40000 tcp SA 60 20/40
+0.002 10.0.0.1:40000 > 10.0.0.2:80 tcp A 52 20/32
+0.010 10.0.0.1:40000 > 10.0.0.2:80 tcp PA 152 20/32
+0.011 10.0.0.2:80 > 10.0.0.1:40000 tcp A 52 20/32
+0.020 10.0.0.2:80 > 10.0.0.1:40000 tcp PA 552 20/32
+0.021 10.0.0.1:40000 > 10.0.0.2:80 tcp FA 52 20/32
+0.022 10.0.0.2:80 > 10.0.0.1:40000 tcp FA 52 20/32
+0.023 10.0.0.1:40000 > 10.0.0.2:80 tcp A 52 20/32
+5.000000001 10.0.0.2:80 > 10.0.0.1:40000 tcp FA 52 20/32`,
+    rows: [
+      "6,1700000000,10.0.0.1,40000,10.0.0.2,80,5.000000001,5,5,368,768,52,152,73.6,43.963621,52,552,153.6,222.73931,0.023,0.002,0.011,0.00575,0.0045,4.999000001,0.002,4.978000001,1.24975,2.485502549,1,1,0,0,268,268,1,1,227.2,113.6,157.12076,0.555555556,1.658044866,3,2,0,9,0,0,0,2.086957",
+    ],
+    reasons: ["fin"],
+    outOfOrder: 0,
+  },
+  {
+    title: "a RST close with a late ACK",
+    packets: `
+0 10.0.0.3:40001 > 10.0.0.4:443 tcp S 60 20/40
+0.5 10.0.0.4:443 > 10.0.0.3:40001 tcp RA 40 20/20
+1.25 10.0.0.3:40001 > 10.0.0.4:443 tcp A 40 20/20`,
+    rows: [
+      "6,1700000000,10.0.0.3,40001,10.0.0.4,443,1.25,2,1,100,40,40,60,50,14.142136,40,40,40,0,1.25,1.25,1.25,1.25,0,0,0,0,0,0,0,0,0,0,100,40,1.6,0.8,112,46.666667,11.547005,0.625,0.176776695,0,1,1,2,0,0,0,0.4",
+    ],
+    reasons: ["rst"],
+    outOfOrder: 0,
+  },
+  {
+    title: "a capture starting at the SYN-ACK",
+    packets: `
+0.3 10.0.0.2:80 > 10.0.0.1:40002 tcp SA 60 20/40
+0.301 10.0.0.1:40002 > 10.0.0.2:80 tcp A 52 20/32
+0.302 10.0.0.1:40002 > 10.0.0.2:80 tcp PUA 100 20/32
+0.4 10.0.0.2:80 > 10.0.0.1:40002 tcp ECA 52 20/32`,
+    rows: [
+      "6,1700000000.3,10.0.0.1,40002,10.0.0.2,80,0.1,2,2,152,112,52,100,76,33.941125,52,60,56,5.656854,0.001,0.001,0.001,0.001,0,0.1,0.1,0.1,0.1,0,1,0,1,0,104,112,20,20,2640,66,22.978251,0.033333333,0.056002976,0,1,0,4,1,1,1,0.736842",
+    ],
+    reasons: ["end-of-capture"],
+    outOfOrder: 0,
+  },
+  {
+    title: "idle and active timeouts splitting a UDP conversation",
+    packets: `
+0 10.0.0.5:5000 > 10.0.0.6:53 udp - 60 20/8
+1 10.0.0.5:5000 > 10.0.0.6:53 udp - 70 20/8
+12 10.0.0.5:5000 > 10.0.0.6:53 udp - 80 20/8
+20 10.0.0.6:53 > 10.0.0.5:5000 udp - 90 20/8
+29 10.0.0.5:5000 > 10.0.0.6:53 udp - 100 20/8
+38 10.0.0.5:5000 > 10.0.0.6:53 udp - 110 20/8
+43 10.0.0.5:5000 > 10.0.0.6:53 udp - 120 20/8
+45 10.0.0.6:53 > 10.0.0.5:5000 udp - 130 20/8
+55 10.0.0.6:53 > 10.0.0.5:5000 udp - 140 20/8`,
+    rows: [
+      "17,1700000000,10.0.0.5,5000,10.0.0.6,53,1,2,0,130,0,60,70,65,7.071068,0,0,0,0,1,1,1,1,0,0,0,0,0,0,0,0,0,0,56,0,2,0,130,65,7.071068,1,0,0,0,0,0,0,0,0,0",
+      "17,1700000012,10.0.0.5,5000,10.0.0.6,53,26,3,1,290,90,80,110,96.666667,15.275252,90,90,90,0,26,9,17,13,5.656854249,0,0,0,0,0,0,0,0,0,84,28,0.115385,0.038462,14.615385,95,12.909944,8.666666667,0.577350269,0,0,0,0,0,0,0,0.310345",
+      "17,1700000043,10.0.0.5,5000,10.0.0.6,53,12,1,2,120,270,120,120,120,0,130,140,135,7.071068,0,0,0,0,0,10,10,10,10,0,0,0,0,0,28,56,0.083333,0.166667,32.5,130,10,6,5.656854249,0,0,0,0,0,0,0,2.25",
+    ],
+    reasons: ["idle", "active", "end-of-capture"],
+    outOfOrder: 0,
+    options: { idleTimeoutNs: 10_000_000_000, activeTimeoutNs: 30_000_000_000 },
+  },
+  {
+    title: "port reuse after a FIN close",
+    packets: `
+0 10.0.0.9:40003 > 10.0.0.10:22 tcp S 60 20/40
+0.001 10.0.0.10:22 > 10.0.0.9:40003 tcp SA 60 20/40
+0.002 10.0.0.9:40003 > 10.0.0.10:22 tcp A 52 20/32
+0.003 10.0.0.9:40003 > 10.0.0.10:22 tcp FA 52 20/32
+0.004 10.0.0.10:22 > 10.0.0.9:40003 tcp FA 52 20/32
+0.005 10.0.0.9:40003 > 10.0.0.10:22 tcp A 52 20/32
+1 10.0.0.9:40003 > 10.0.0.10:22 tcp S 60 20/40
+1.001 10.0.0.10:22 > 10.0.0.9:40003 tcp SA 60 20/40
+1.002 10.0.0.9:40003 > 10.0.0.10:22 tcp A 52 20/32`,
+    rows: [
+      "6,1700000000,10.0.0.9,40003,10.0.0.10,22,0.005,4,2,216,112,52,60,54,4,52,60,56,5.656854,0.005,0.001,0.002,0.001666667,0.00057735,0.003,0.003,0.003,0.003,0,0,0,0,0,216,112,800,400,65600,54.666667,4.131182,0.001,0,2,2,0,5,0,0,0,0.518519",
+      "6,1700000001,10.0.0.9,40003,10.0.0.10,22,0.002,2,1,112,60,52,60,56,5.656854,60,60,60,0,0.002,0.002,0.002,0.002,0,0,0,0,0,0,0,0,0,0,112,60,1000,500,86000,57.333333,4.618802,0.001,0,0,2,0,2,0,0,0,0.535714",
+    ],
+    reasons: ["fin", "end-of-capture"],
+    outOfOrder: 0,
+  },
+  {
+    title: "UDP with a fragmented answer",
+    packets: `
+0.000001 192.168.1.7:5353 > 192.168.1.8:53 udp - 60 20/8
+0.0005 192.168.1.8:53 > 192.168.1.7:5353 udp - 1500 20/8
+0.000502 192.168.1.8:53 > 192.168.1.7:5353 udp - 520 20/0`,
+    rows: [
+      "17,1700000000.000001,192.168.1.7,5353,192.168.1.8,53,0.000501,1,2,60,2020,60,60,60,0,520,1500,1010,692.964646,0,0,0,0,0,0.000002,0.000002,0.000002,0.000002,0,0,0,0,0,28,48,1996.007984,3992.015968,4151696.606786,693.333333,735.481702,0.0002505,0.000351432,0,0,0,0,0,0,0,33.666667",
+    ],
+    reasons: ["end-of-capture"],
+    outOfOrder: 0,
+  },
+  {
+    title: "IPv6 with an extension header",
+    packets: `
+0 [2001:db8::1]:40004 > [2001:db8:0:0:1::2]:443 tcp S 88 48/40
+0.000123456 [2001:db8:0:0:1::2]:443 > [2001:db8::1]:40004 tcp SA 80 40/40
+0.000200001 [2001:db8::1]:40004 > [2001:db8:0:0:1::2]:443 tcp A 72 40/32`,
+    rows: [
+      "6,1700000000,2001:db8::1,40004,2001:db8::1:0:0:2,443,0.000200001,2,1,160,80,72,88,80,11.313708,80,80,80,0,0.000200001,0.000200001,0.000200001,0.000200001,0,0,0,0,0,0,0,0,0,0,160,80,9999.95,4999.975,1199994.00003,80,8,0.000100001,0.000033171,0,2,0,2,0,0,0,0.5",
+    ],
+    reasons: ["end-of-capture"],
+    outOfOrder: 0,
+  },
+  {
+    title: "timestamps going backwards",
+    packets: `
+10 10.1.0.1:1000 > 10.1.0.2:2000 udp - 100 20/8
+12 10.1.0.2:2000 > 10.1.0.1:1000 udp - 200 20/8
+11.5 10.1.0.1:1000 > 10.1.0.2:2000 udp - 300 20/8
+13 10.1.0.1:1000 > 10.1.0.2:2000 udp - 400 20/8`,
+    rows: [
+      "17,1700000010,10.1.0.1,1000,10.1.0.2,2000,3,3,1,800,200,100,400,266.666667,152.752523,200,200,200,0,3,1,2,1.5,0.707106781,0,0,0,0,0,0,0,0,0,84,28,1,0.333333,333.333333,250,129.099445,1,1,0,0,0,0,0,0,0,0.25",
+    ],
+    reasons: ["end-of-capture"],
+    outOfOrder: 1,
+  },
+];
+
+describe("feature columns", () => {
+  it("are the 50 columns of SPEC.md §3, in order", () => {
+    expect(csvHeaderLine(FEATURE_COLUMNS)).toBe(
+      "protocol,ts,srcIP,srcPrt,dstIP,dstPrt,flowduration,total_fpackets,total_bpackets,total_fpktl,total_bpktl," +
+        "min_fpktl,max_fpktl,mean_fpktl,std_fpktl,min_bpktl,max_bpktl,mean_bpktl,std_bpktl,total_fipt,min_fipt," +
+        "max_fipt,mean_fipt,std_fipt,total_bipt,min_bipt,max_bipt,mean_bipt,std_bipt,fpsh_cnt,bpsh_cnt,furg_cnt," +
+        "burg_cnt,total_fhlen,total_bhlen,fPktsPerSecond,bPktsPerSecond,flowBytesPerSecond,mean_flowpktl," +
+        "std_flowpktl,mean_flowipt,std_flowipt,flow_fin,flow_syn,flow_rst,flow_ack,flow_urg,flow_cwr,flow_ece," +
+        "downUpRatio\n",
+    );
+  });
+
+  for (const scenario of cases) {
+    it(`are exact for ${scenario.title}`, () => {
+      const result = runScenario(scenario.packets, scenario.options);
+      expect(result.rows.map(record)).toEqual(scenario.rows.map(record));
+      expect(result.rows).toEqual(scenario.rows);
+      expect(result.reasons).toEqual(scenario.reasons);
+      expect(result.outOfOrder).toBe(scenario.outOfOrder);
+    });
+  }
+
+  it("never writes NaN, Infinity, exponents or empty values", () => {
+    const rows = cases.flatMap((scenario) => runScenario(scenario.packets, scenario.options).rows);
+    for (const line of rows) {
+      for (const value of line.split(",")) expect(value).toMatch(/^(\d+(\.\d+)?|[0-9a-f:.]+)$/);
+    }
+  });
+});

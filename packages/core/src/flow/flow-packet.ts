@@ -1,0 +1,19 @@
+// The per-packet record the flow table hands to its hooks: one reused object, filled for every packet.
+import type { DecodedPacket } from "../decode/decoded-packet.js";
+
+export interface FlowPacket {
+  /** The decoded packet (valid during the hook call only). */
+  decoded: DecodedPacket;
+  /** Nanoseconds since the table's time base; never decreases (see FlowTable.outOfOrder). */
+  time: number;
+  /** Position of the packet in the capture. */
+  index: number;
+  /** Bytes this packet counts for: the IP length, or the frame's original length with `length: "frame"`. */
+  length: number;
+  /** IP header (with options / extension headers) plus TCP header or UDP header, in bytes. */
+  headerLength: number;
+  /** TCP flags byte; 0 for UDP. */
+  tcpFlags: number;
+  /** True when the packet goes from the session's forward side to its backward side. */
+  forward: boolean;
+}

@@ -1,0 +1,124 @@
+// The flow table against a plain reference model: same sessions for thousands of interleaved conversations,
+// expiry as time advances, and bounded live sessions.
+import { describe, expect, it } from "vitest";
+import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
+import { isTracemillError } from "../errors.js";
+import { FlowTable } from "./flow-table.js";
+import { EndReason } from "./session.js";
+
+const NS = 1e9;
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe("FlowTable", () => {
+  it("groups interleaved packets of thousands of conversations exactly like a reference model", () => {
+    const next = random(42);
+    const idle = 5 * NS;
+    const active = 40 * NS;
+    const ended: { seq: number; packets: number; reason: string }[] = [];
+    const packetsOf = new Map<number, number>();
+    let maxLive = 0;
+    const table = new FlowTable<null>(
+      {
+        createState: () => null,
+        onStart: () => {},
+        onPacket: (session) => packetsOf.set(session.seq, (packetsOf.get(session.seq) ?? 0) + 1),
+        onEnd: (session) =>
+          ended.push({ seq: session.seq, packets: packetsOf.get(session.seq)!, reason: session.endReason }),
+      },
+      { idleTimeoutNs: idle, activeTimeoutNs: active },
+    );
+    // Reference: key → {seq, first, last, packets}; keys are unordered endpoint pairs.
+    const reference = new Map<string, { seq: number; first: number; last: number; packets: number }>();
+    const expected: { seq: number; packets: number; reason: string }[] = [];
+    let seq = 0;
+    const decoded = createDecodedPacket();
+    decoded.kind = DecodeKind.Udp;
+    decoded.protocol = 17;
+    decoded.ipVersion = 4;
+    let time = 0;
+    for (let i = 0; i < 60_000; i++) {
+      time += Math.floor(next() * 2_000_000);
+      const host = Math.floor(next() * 3000);
+      const reverse = next() < 0.5;
+      const a = [10, 0, host >> 8, host & 255];
+      const b = [10, 1, 0, 1 + (host % 3)];
+      decoded.src.set(reverse ? b : a);
+      decoded.dst.set(reverse ? a : b);
+      decoded.srcPort = reverse ? 53 : 1024 + (host % 7);
+      decoded.dstPort = reverse ? 1024 + (host % 7) : 53;
+      // The reference map is kept in last-packet order (re-inserted on every packet), so expiry stops early.
+      for (const [key, entry] of reference) {
+        if (entry.last >= time - idle) break;
+        expected.push({ seq: entry.seq, packets: entry.packets, reason: EndReason.Idle });
+        reference.delete(key);
+      }
+      const key = `${host}`;
+      let entry = reference.get(key);
+      if (entry && time - entry.first > active) {
+        expected.push({ seq: entry.seq, packets: entry.packets, reason: EndReason.Active });
+        entry = undefined;
+      }
+      if (!entry) {
+        entry = { seq: seq++, first: time, last: time, packets: 0 };
+        reference.set(key, entry);
+      }
+      entry.last = time;
+      entry.packets++;
+      reference.delete(key);
+      reference.set(key, entry);
+      table.add(decoded, Math.floor(time / NS), time % NS, 100, i);
+      maxLive = Math.max(maxLive, table.liveSessions);
+    }
+    for (const entry of [...reference.values()].sort((x, y) => x.last - y.last)) {
+      expected.push({ seq: entry.seq, packets: entry.packets, reason: EndReason.EndOfCapture });
+    }
+    table.flush();
+    const bySeq = (x: { seq: number }, y: { seq: number }) => x.seq - y.seq;
+    expect(new Set(expected.map((end) => end.reason))).toEqual(
+      new Set([EndReason.Idle, EndReason.Active, EndReason.EndOfCapture]),
+    );
+    expect(ended.sort(bySeq)).toEqual(expected.sort(bySeq));
+    expect(table.liveSessions).toBe(0);
+    expect(maxLive).toBeLessThan(3000);
+  });
+
+  it("ends idle sessions while the capture goes on, not only at its end", () => {
+    const ends: number[] = [];
+    const table = new FlowTable<null>({
+      createState: () => null,
+      onStart: () => {},
+      onPacket: () => {},
+      onEnd: (session) => ends.push(session.seq),
+    });
+    const decoded = createDecodedPacket();
+    Object.assign(decoded, { kind: DecodeKind.Tcp, protocol: 6, ipVersion: 4, tcpFlags: TcpFlag.ACK });
+    decoded.src.set([1, 1, 1, 1]);
+    decoded.dst.set([2, 2, 2, 2]);
+    for (let i = 0; i < 100; i++) {
+      decoded.srcPort = 1000 + i;
+      decoded.dstPort = 80;
+      table.add(decoded, 1000 + i * 200, 0, 40, i);
+      expect(table.liveSessions).toBe(1);
+    }
+    expect(ends.length).toBe(99);
+  });
+
+  it("rejects a timeout that is not a positive number", () => {
+    const hooks = { createState: () => null, onStart() {}, onPacket() {}, onEnd() {} };
+    for (const options of [{ idleTimeoutNs: 0 }, { activeTimeoutNs: -1 }, { idleTimeoutNs: Number.NaN }]) {
+      try {
+        new FlowTable(hooks, options);
+        expect.unreachable();
+      } catch (error) {
+        expect(isTracemillError(error) && error.code).toBe("BAD_OPTION");
+      }
+    }
+  });
+});

@@ -1,0 +1,393 @@
+// The flow table: groups TCP/UDP packets into bidirectional sessions and ends them by timeout, RST or FINs.
+// Lookup is an open-addressing hash table on a symmetric hash of the endpoints; expiry walks a list kept in
+// last-packet order, so each packet costs O(1) and memory follows the number of live sessions.
+import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
+import { TracemillError } from "../errors.js";
+import type { FlowPacket } from "./flow-packet.js";
+import { EndReason, Session } from "./session.js";
+
+export interface FlowTableOptions {
+  /** A session ends when no packet came for longer than this; default 120 s. */
+  idleTimeoutNs?: number;
+  /** A session ends when a packet would make it last longer than this; default 1800 s. */
+  activeTimeoutNs?: number;
+}
+
+export interface FlowTableHooks<T> {
+  /** Creates the per-session state of a new session record (records are reused, so this runs rarely). */
+  createState(): T;
+  /** A session starts with `packet` (called before `onPacket` for the same packet). */
+  onStart(session: Session<T>, packet: FlowPacket): void;
+  /** Every packet of a session, the first one included. */
+  onPacket(session: Session<T>, packet: FlowPacket): void;
+  /** A session ended (`session.endReason` says why); the record is reused after this returns. */
+  onEnd(session: Session<T>): void;
+}
+
+const SYN_ACK = TcpFlag.SYN | TcpFlag.ACK;
+const NS = 1e9;
+
+export class FlowTable<T> {
+  readonly idleTimeoutNs: number;
+  readonly activeTimeoutNs: number;
+  /** Packets whose timestamp was earlier than an earlier packet's: counted at the latest time seen instead. */
+  outOfOrder = 0;
+  /** Sessions started so far (the next session's seq). */
+  started = 0;
+  private live = 0;
+  private slots: (Session<T> | null)[] = new Array(1024).fill(null);
+  private mask = 1023;
+  private oldest: Session<T> | null = null;
+  private newest: Session<T> | null = null;
+  private readonly pool: Session<T>[] = [];
+  private readonly packet: FlowPacket;
+  private baseSec = Number.NaN;
+  private clock = 0;
+  private s0 = 0;
+  private s1 = 0;
+  private s2 = 0;
+  private s3 = 0;
+  private d0 = 0;
+  private d1 = 0;
+  private d2 = 0;
+  private d3 = 0;
+
+  constructor(
+    private readonly hooks: FlowTableHooks<T>,
+    options: FlowTableOptions = {},
+  ) {
+    this.idleTimeoutNs = options.idleTimeoutNs ?? 120 * NS;
+    this.activeTimeoutNs = options.activeTimeoutNs ?? 1800 * NS;
+    for (const [name, value] of [
+      ["idle timeout", this.idleTimeoutNs],
+      ["active timeout", this.activeTimeoutNs],
+    ] as const) {
+      if (!Number.isFinite(value) || value <= 0) {
+        throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
+      }
+    }
+    this.packet = {
+      decoded: null as unknown as DecodedPacket,
+      time: 0,
+      index: 0,
+      length: 0,
+      headerLength: 0,
+      tcpFlags: 0,
+      forward: true,
+    };
+  }
+
+  /** Sessions currently in the table (open, or closed and waiting for late packets). */
+  get liveSessions(): number {
+    return this.live;
+  }
+
+  /** The epoch second times count from: the first packet's second (NaN before any packet). */
+  get timeBaseSec(): number {
+    return this.baseSec;
+  }
+
+  /**
+   * Adds a decoded TCP or UDP packet (its `kind` is Tcp or Udp and its ports are known). `length` is the byte count
+   * to account for it. Sessions idle at this packet's time end first.
+   */
+  add(decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number): Session<T> {
+    if (Number.isNaN(this.baseSec)) this.baseSec = tsSec;
+    let time = (tsSec - this.baseSec) * NS + tsNsec;
+    if (time < this.clock) {
+      this.outOfOrder++;
+      time = this.clock;
+    } else {
+      this.clock = time;
+    }
+    this.expire(time);
+
+    const packet = this.packet;
+    packet.decoded = decoded;
+    packet.time = time;
+    packet.index = index;
+    packet.length = length;
+    packet.headerLength = decoded.ipHeaderLength + decoded.transportHeaderLength;
+    packet.tcpFlags = decoded.tcpFlags;
+
+    const v4 = decoded.ipVersion === 4;
+    this.loadWords(decoded.src, decoded.dst, v4);
+    const protocol = decoded.protocol;
+    const sport = decoded.srcPort;
+    const dport = decoded.dstPort;
+    const hash = symmetricHash(
+      this.s0,
+      this.s1,
+      this.s2,
+      this.s3,
+      sport,
+      this.d0,
+      this.d1,
+      this.d2,
+      this.d3,
+      dport,
+      protocol,
+    );
+
+    let slot = hash & this.mask;
+    let session = this.slots[slot];
+    let forward = true;
+    while (session !== null) {
+      if (session.hash === hash && session.protocol === protocol && session.ipVersion === decoded.ipVersion) {
+        if (this.isForward(session, sport, dport)) break;
+        if (this.isBackward(session, sport, dport)) {
+          forward = false;
+          break;
+        }
+      }
+      slot = (slot + 1) & this.mask;
+      session = this.slots[slot];
+    }
+
+    if (session !== null) {
+      const flags = packet.tcpFlags;
+      const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
+      if (newSyn || time - session.firstTime > this.activeTimeoutNs) {
+        if (!session.closed) session.endReason = EndReason.Active;
+        this.end(session);
+        session = null;
+      }
+    }
+    if (session === null) {
+      session = this.open(decoded, hash, time, index);
+      forward = this.isForward(session, sport, dport);
+      packet.forward = forward;
+      this.hooks.onStart(session, packet);
+    } else {
+      this.touch(session);
+    }
+
+    packet.forward = forward;
+    session.lastTime = time;
+    if (forward) {
+      session.fwdPackets++;
+      session.fwdBytes += length;
+    } else {
+      session.bwdPackets++;
+      session.bwdBytes += length;
+    }
+    if (protocol === 6 && !session.closed) this.trackClose(session, packet.tcpFlags, forward);
+    this.hooks.onPacket(session, packet);
+    return session;
+  }
+
+  /** Ends every session whose last packet is more than the idle timeout before `time` (ns since the time base). */
+  expire(time: number): void {
+    const limit = time - this.idleTimeoutNs;
+    while (this.oldest !== null && this.oldest.lastTime < limit) {
+      const session = this.oldest;
+      if (!session.closed) session.endReason = EndReason.Idle;
+      this.end(session);
+    }
+  }
+
+  /** The end of the capture: ends every session, oldest activity first. */
+  flush(): void {
+    while (this.oldest !== null) {
+      const session = this.oldest;
+      if (!session.closed) session.endReason = EndReason.EndOfCapture;
+      this.end(session);
+    }
+  }
+
+  private trackClose(session: Session<T>, flags: number, forward: boolean): void {
+    if (flags & TcpFlag.RST) {
+      session.closed = true;
+      session.endReason = EndReason.Rst;
+      return;
+    }
+    if (flags & TcpFlag.FIN) {
+      if (forward) session.finFwd = true;
+      else session.finBwd = true;
+      if (session.finFwd && session.finBwd) {
+        session.closed = true;
+        session.endReason = EndReason.Fin;
+      }
+    }
+  }
+
+  private open(decoded: DecodedPacket, hash: number, time: number, index: number): Session<T> {
+    const session = this.pool.pop() ?? new Session<T>(this.hooks.createState());
+    // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
+    const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
+    session.seq = this.started++;
+    session.protocol = decoded.protocol;
+    session.ipVersion = decoded.ipVersion as 4 | 6;
+    session.fwd0 = swap ? this.d0 : this.s0;
+    session.fwd1 = swap ? this.d1 : this.s1;
+    session.fwd2 = swap ? this.d2 : this.s2;
+    session.fwd3 = swap ? this.d3 : this.s3;
+    session.fwdPort = swap ? decoded.dstPort : decoded.srcPort;
+    session.bwd0 = swap ? this.s0 : this.d0;
+    session.bwd1 = swap ? this.s1 : this.d1;
+    session.bwd2 = swap ? this.s2 : this.d2;
+    session.bwd3 = swap ? this.s3 : this.d3;
+    session.bwdPort = swap ? decoded.srcPort : decoded.dstPort;
+    session.hash = hash;
+    session.baseSec = this.baseSec;
+    session.firstTime = time;
+    session.lastTime = time;
+    session.firstIndex = index;
+    session.fwdPackets = 0;
+    session.bwdPackets = 0;
+    session.fwdBytes = 0;
+    session.bwdBytes = 0;
+    session.finFwd = false;
+    session.finBwd = false;
+    session.closed = false;
+    session.endReason = EndReason.EndOfCapture;
+    this.insert(session);
+    this.append(session);
+    return session;
+  }
+
+  private end(session: Session<T>): void {
+    this.remove(session);
+    this.unlink(session);
+    this.hooks.onEnd(session);
+    this.pool.push(session);
+  }
+
+  private isForward(session: Session<T>, sport: number, dport: number): boolean {
+    return (
+      session.fwdPort === sport &&
+      session.bwdPort === dport &&
+      session.fwd0 === this.s0 &&
+      session.bwd0 === this.d0 &&
+      session.fwd1 === this.s1 &&
+      session.bwd1 === this.d1 &&
+      session.fwd2 === this.s2 &&
+      session.bwd2 === this.d2 &&
+      session.fwd3 === this.s3 &&
+      session.bwd3 === this.d3
+    );
+  }
+
+  private isBackward(session: Session<T>, sport: number, dport: number): boolean {
+    return (
+      session.fwdPort === dport &&
+      session.bwdPort === sport &&
+      session.fwd0 === this.d0 &&
+      session.bwd0 === this.s0 &&
+      session.fwd1 === this.d1 &&
+      session.bwd1 === this.s1 &&
+      session.fwd2 === this.d2 &&
+      session.bwd2 === this.s2 &&
+      session.fwd3 === this.d3 &&
+      session.bwd3 === this.s3
+    );
+  }
+
+  private loadWords(src: Uint8Array, dst: Uint8Array, v4: boolean): void {
+    this.s0 = (src[0] << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
+    this.d0 = (dst[0] << 24) | (dst[1] << 16) | (dst[2] << 8) | dst[3];
+    if (v4) {
+      this.s1 = this.s2 = this.s3 = this.d1 = this.d2 = this.d3 = 0;
+      return;
+    }
+    this.s1 = (src[4] << 24) | (src[5] << 16) | (src[6] << 8) | src[7];
+    this.s2 = (src[8] << 24) | (src[9] << 16) | (src[10] << 8) | src[11];
+    this.s3 = (src[12] << 24) | (src[13] << 16) | (src[14] << 8) | src[15];
+    this.d1 = (dst[4] << 24) | (dst[5] << 16) | (dst[6] << 8) | dst[7];
+    this.d2 = (dst[8] << 24) | (dst[9] << 16) | (dst[10] << 8) | dst[11];
+    this.d3 = (dst[12] << 24) | (dst[13] << 16) | (dst[14] << 8) | dst[15];
+  }
+
+  private insert(session: Session<T>): void {
+    if (++this.live * 2 > this.slots.length) this.growSlots();
+    let slot = session.hash & this.mask;
+    while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
+    this.slots[slot] = session;
+  }
+
+  /** Removes from the hash table with backward-shift deletion, so lookups never need tombstones. */
+  private remove(session: Session<T>): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let hole = session.hash & mask;
+    while (slots[hole] !== session) hole = (hole + 1) & mask;
+    let next = (hole + 1) & mask;
+    while (slots[next] !== null) {
+      const home = slots[next]!.hash & mask;
+      // The entry may fill the hole when the hole is no farther from the entry's home slot than the entry is.
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        slots[hole] = slots[next];
+        hole = next;
+      }
+      next = (next + 1) & mask;
+    }
+    slots[hole] = null;
+    this.live--;
+  }
+
+  private growSlots(): void {
+    const old = this.slots;
+    this.slots = new Array(old.length * 2).fill(null);
+    this.mask = this.slots.length - 1;
+    for (const session of old) {
+      if (session === null) continue;
+      let slot = session.hash & this.mask;
+      while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
+      this.slots[slot] = session;
+    }
+  }
+
+  private append(session: Session<T>): void {
+    session.older = this.newest;
+    session.newer = null;
+    if (this.newest !== null) this.newest.newer = session;
+    else this.oldest = session;
+    this.newest = session;
+  }
+
+  private unlink(session: Session<T>): void {
+    if (session.older !== null) session.older.newer = session.newer;
+    else this.oldest = session.newer;
+    if (session.newer !== null) session.newer.older = session.older;
+    else this.newest = session.older;
+    session.older = session.newer = null;
+  }
+
+  private touch(session: Session<T>): void {
+    if (this.newest === session) return;
+    this.unlink(session);
+    this.append(session);
+  }
+}
+
+/** The same value for both directions of a connection: each endpoint is mixed alone, then combined symmetrically. */
+function symmetricHash(
+  s0: number,
+  s1: number,
+  s2: number,
+  s3: number,
+  sport: number,
+  d0: number,
+  d1: number,
+  d2: number,
+  d3: number,
+  dport: number,
+  protocol: number,
+): number {
+  const a = mixEndpoint(s0, s1, s2, s3, sport);
+  const b = mixEndpoint(d0, d1, d2, d3, dport);
+  let h = Math.imul((a + b) | 0, 0x9e3779b1) ^ (a ^ b) ^ protocol;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & 0x7fffffff;
+}
+
+function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: number): number {
+  let h = Math.imul(w0 ^ 0x2545f491, 0xcc9e2d51);
+  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w1;
+  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ w2;
+  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w3;
+  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ port;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return h ^ (h >>> 13);
+}

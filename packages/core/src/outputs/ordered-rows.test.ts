@@ -1,0 +1,54 @@
+// Rows put in any order come out in sequence order, across arena chunks, and nothing stays buffered.
+import { describe, expect, it } from "vitest";
+import { OrderedRows } from "./ordered-rows.js";
+
+function shuffled(count: number, seed: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  let state = seed;
+  for (let i = count - 1; i > 0; i--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+describe("OrderedRows", () => {
+  it("passes rows on in number order whatever order they were put in", () => {
+    const received: string[] = [];
+    const rows = new OrderedRows((bytes, start, end) => {
+      received.push(String.fromCharCode(...bytes.subarray(start, end)));
+    });
+    const count = 20_000;
+    const row = new Uint8Array(200);
+    for (const seq of shuffled(count, 7)) {
+      const text = `${seq}`.padEnd(120 + (seq % 50), "x");
+      for (let i = 0; i < text.length; i++) row[i] = text.charCodeAt(i);
+      rows.put(seq, row, text.length);
+    }
+    expect(received.length).toBe(count);
+    received.forEach((text, i) => {
+      expect(text).toBe(`${i}`.padEnd(120 + (i % 50), "x"));
+    });
+    expect(rows.waiting).toBe(0);
+    expect(rows.bufferedBytes).toBe(0);
+    expect(rows.expected).toBe(count);
+  });
+
+  it("holds only rows waiting for an earlier one", () => {
+    let written = 0;
+    const rows = new OrderedRows(() => {
+      written++;
+    });
+    const row = new Uint8Array(10);
+    rows.put(1, row, 10);
+    rows.put(2, row, 10);
+    expect(written).toBe(0);
+    expect(rows.waiting).toBe(2);
+    expect(rows.bufferedBytes).toBe(20);
+    rows.put(0, row, 10);
+    expect(written).toBe(3);
+    expect(rows.waiting).toBe(0);
+    expect(() => rows.put(1, row, 10)).toThrow(RangeError);
+  });
+});

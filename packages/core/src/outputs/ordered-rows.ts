@@ -1,0 +1,131 @@
+// Puts rows that finish out of order back into sequence order (session start order) in bounded, reused memory.
+
+const CHUNK_SIZE = 1 << 20;
+/** Free arena chunks kept for reuse; more are left to the garbage collector so memory shrinks after a peak. */
+const SPARE_CHUNKS = 4;
+
+/** Where the ordered bytes go; `bytes` is only valid during the call. */
+export type RowSink = (bytes: Uint8Array, start: number, end: number) => void;
+
+/**
+ * Rows are numbered 0, 1, 2, … (a session's `seq`). `put(seq, …)` may come in any order; the sink receives the rows
+ * in number order as soon as every earlier row has been put. Rows waiting for an earlier one are copied into 1 MiB
+ * arena chunks (no allocation per row); memory is the waiting rows plus at most one partly free chunk per
+ * interleaving, and the index costs 12 bytes per number between the oldest unfinished row and the newest put.
+ */
+export class OrderedRows {
+  private next = 0;
+  private mask = 1023;
+  private chunkOf = new Int32Array(1024).fill(-1);
+  private offsetOf = new Int32Array(1024);
+  private lengthOf = new Int32Array(1024);
+  private highest = -1;
+  private readonly chunks: (Uint8Array | null)[] = [];
+  private readonly liveRows: number[] = [];
+  private readonly spare: Uint8Array[] = [];
+  private current = -1;
+  private used = CHUNK_SIZE;
+  private waitingBytes = 0;
+  private waitingRows = 0;
+
+  constructor(private readonly sink: RowSink) {}
+
+  /** Number of rows put but not yet passed on (waiting for an earlier one). */
+  get waiting(): number {
+    return this.waitingRows;
+  }
+
+  /** Bytes held for waiting rows. */
+  get bufferedBytes(): number {
+    return this.waitingBytes;
+  }
+
+  /** The next row number the sink expects. */
+  get expected(): number {
+    return this.next;
+  }
+
+  put(seq: number, bytes: Uint8Array, length: number): void {
+    if (seq === this.next) {
+      this.sink(bytes, 0, length);
+      this.next++;
+      this.drain();
+      return;
+    }
+    if (seq < this.next) throw new RangeError(`row ${seq} was already written`);
+    while (seq - this.next > this.mask) this.grow();
+    if (seq > this.highest) this.highest = seq;
+    if (this.used + length > CHUNK_SIZE) this.newChunk(length);
+    const chunk = this.chunks[this.current]!;
+    chunk.set(bytes.subarray(0, length), this.used);
+    const slot = seq & this.mask;
+    this.chunkOf[slot] = this.current;
+    this.offsetOf[slot] = this.used;
+    this.lengthOf[slot] = length;
+    this.used += length;
+    this.liveRows[this.current]++;
+    this.waitingBytes += length;
+    this.waitingRows++;
+  }
+
+  private drain(): void {
+    for (;;) {
+      const slot = this.next & this.mask;
+      const chunkIndex = this.chunkOf[slot];
+      if (chunkIndex < 0) return;
+      const offset = this.offsetOf[slot];
+      const length = this.lengthOf[slot];
+      this.sink(this.chunks[chunkIndex]!, offset, offset + length);
+      this.chunkOf[slot] = -1;
+      this.waitingBytes -= length;
+      this.waitingRows--;
+      this.next++;
+      if (--this.liveRows[chunkIndex] === 0 && chunkIndex !== this.current) this.release(chunkIndex);
+    }
+  }
+
+  private newChunk(length: number): void {
+    if (this.current >= 0 && this.liveRows[this.current] === 0) this.release(this.current);
+    const chunk = this.spare.pop() ?? new Uint8Array(Math.max(CHUNK_SIZE, length));
+    let index = this.chunks.indexOf(null);
+    if (index < 0) {
+      index = this.chunks.length;
+      this.chunks.push(chunk);
+      this.liveRows.push(0);
+    } else {
+      this.chunks[index] = chunk;
+      this.liveRows[index] = 0;
+    }
+    this.current = index;
+    this.used = 0;
+  }
+
+  private release(index: number): void {
+    const chunk = this.chunks[index]!;
+    this.chunks[index] = null;
+    if (this.spare.length < SPARE_CHUNKS && chunk.length === CHUNK_SIZE) this.spare.push(chunk);
+    if (index === this.current) {
+      this.current = -1;
+      this.used = CHUNK_SIZE;
+    }
+  }
+
+  private grow(): void {
+    const size = (this.mask + 1) * 2;
+    const mask = size - 1;
+    const chunkOf = new Int32Array(size).fill(-1);
+    const offsetOf = new Int32Array(size);
+    const lengthOf = new Int32Array(size);
+    for (let seq = this.next; seq <= this.highest; seq++) {
+      const from = seq & this.mask;
+      const to = seq & mask;
+      chunkOf[to] = this.chunkOf[from];
+      offsetOf[to] = this.offsetOf[from];
+      lengthOf[to] = this.lengthOf[from];
+    }
+    this.mask = mask;
+    this.chunkOf = chunkOf;
+    this.offsetOf = offsetOf;
+    this.lengthOf = lengthOf;
+  }
+}

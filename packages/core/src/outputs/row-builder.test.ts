@@ -1,0 +1,73 @@
+// The number and address formats of docs/features.md, including their edge cases.
+import { describe, expect, it } from "vitest";
+import { RowBuilder } from "./row-builder.js";
+
+function format(write: (row: RowBuilder) => void): string {
+  const row = new RowBuilder();
+  row.start();
+  write(row);
+  return String.fromCharCode(...row.bytes.subarray(0, row.length));
+}
+
+describe("RowBuilder", () => {
+  it("writes integers up to 2^53 and separates fields with commas", () => {
+    expect(
+      format((r) => {
+        for (const n of [0, 7, 10, 2147483647, 2147483648, 2 ** 53 - 1]) r.int(n);
+      }),
+    ).toBe("0,7,10,2147483647,2147483648,9007199254740991");
+  });
+
+  it("writes nanosecond durations as seconds with up to 9 decimals, rounding non-integers half up", () => {
+    const values = [0, 1, 999_999_999, 1e9, 1_500_000_000, 123_456_789_012, 2.5, 0.49, 86_400e9 * 365 * 100];
+    expect(
+      format((r) => {
+        for (const n of values) r.seconds(n);
+      }),
+    ).toBe("0,0.000000001,0.999999999,1,1.5,123.456789012,0.000000003,0,3153600000");
+  });
+
+  it("writes epoch times of any sign without exponent", () => {
+    expect(format((r) => r.epoch(1_700_000_000, 5))).toBe("1700000000.000000005");
+    expect(format((r) => r.epoch(0, 0))).toBe("0");
+    expect(format((r) => r.epoch(-1, 500_000_000))).toBe("-0.5");
+    expect(format((r) => r.epoch(-2, 0))).toBe("-2");
+    expect(format((r) => r.epoch(-3, 999_999_999))).toBe("-2.000000001");
+  });
+
+  it("writes reals with 6 decimals, trailing zeros dropped, never as NaN, Infinity or an exponent", () => {
+    const values = [0, 1, 0.5, 1 / 3, 2 / 3, 1e-7, 5e-7, 123456.0000004, 1e15 / 3, 1e25, Number.NaN, Infinity, -1];
+    expect(
+      format((r) => {
+        for (const n of values) r.decimal(n);
+      }),
+    ).toBe("0,1,0.5,0.333333,0.666667,0,0.000001,123456,333333333333333,10000000000000000905969664,0,0,0");
+  });
+
+  it("writes IPv4 dotted and IPv6 in RFC 5952 text", () => {
+    const v6 = (text: string) => {
+      const bytes = new Uint8Array(16);
+      const hex = text.replace(/:/g, "");
+      for (let i = 0; i < 16; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+      return format((r) => r.address(bytes, 6));
+    };
+    expect(format((r) => r.address(new Uint8Array([192, 168, 0, 255]), 4))).toBe("192.168.0.255");
+    expect(v6("2001:0db8:0000:0000:0000:0000:0000:0001")).toBe("2001:db8::1");
+    expect(v6("2001:0db8:0000:0000:0001:0000:0000:0002")).toBe("2001:db8::1:0:0:2");
+    expect(v6("2001:0db8:0000:0001:0000:0000:0000:0002")).toBe("2001:db8:0:1::2");
+    expect(v6("2001:0db8:0000:0001:0001:0001:0001:0001")).toBe("2001:db8:0:1:1:1:1:1");
+    expect(v6("0000:0000:0000:0000:0000:0000:0000:0000")).toBe("::");
+    expect(v6("0000:0000:0000:0000:0000:0000:0000:0001")).toBe("::1");
+    expect(v6("fe80:0000:0000:0000:0000:0000:0000:0000")).toBe("fe80::");
+    expect(v6("0000:0000:0000:0000:0000:ffff:c000:0201")).toBe("::ffff:192.0.2.1");
+    expect(v6("abcd:ef01:2345:6789:abcd:ef01:2345:6789")).toBe("abcd:ef01:2345:6789:abcd:ef01:2345:6789");
+  });
+
+  it("quotes text per RFC 4180 and encodes it as UTF-8", () => {
+    const text = format((r) => {
+      r.text('a,"b"');
+      r.text("é");
+    });
+    expect(text).toBe('"a,""b""",\u00c3\u00a9');
+  });
+});

@@ -1,0 +1,241 @@
+// Writes one CSV row as ASCII bytes, formatting numbers digit by digit: no string is built per value.
+// The formats (docs/features.md, "Number formats") are exact and byte-identical across runs and machines.
+
+const COMMA = 44;
+const NEWLINE = 10;
+const DOT = 46;
+const MINUS = 45;
+const ZERO = 48;
+const TWO_POW_53 = 2 ** 53;
+const HEX = "0123456789abcdef";
+
+/**
+ * A reusable row: call the value methods in column order (each adds the separator it needs), then `end()`;
+ * `bytes[0..length)` is the row with its line feed. `start()` begins the next row in the same memory.
+ */
+export class RowBuilder {
+  bytes = new Uint8Array(4096);
+  length = 0;
+  private fields = 0;
+
+  start(): void {
+    this.length = 0;
+    this.fields = 0;
+  }
+
+  end(): void {
+    this.bytes[this.length++] = NEWLINE;
+  }
+
+  /** A non-negative integer below 2^53, in decimal. */
+  int(value: number): void {
+    this.separate();
+    this.digits(value);
+  }
+
+  /** A duration given in integer nanoseconds, as seconds with up to 9 decimals; non-integers round to the nearest ns. */
+  seconds(nanoseconds: number): void {
+    this.separate();
+    const ns = Math.round(nanoseconds);
+    const whole = Math.floor(ns / 1e9);
+    this.digits(whole);
+    this.fraction(ns - whole * 1e9, 9);
+  }
+
+  /** An epoch time from whole seconds (any sign) and integer nanoseconds 0..999 999 999, as seconds with up to 9 decimals. */
+  epoch(sec: number, nsec: number): void {
+    this.separate();
+    if (sec >= 0) {
+      this.digits(sec);
+      this.fraction(nsec, 9);
+    } else if (nsec === 0) {
+      this.bytes[this.length++] = MINUS;
+      this.digits(-sec);
+    } else {
+      this.bytes[this.length++] = MINUS;
+      this.digits(-sec - 1);
+      this.fraction(1e9 - nsec, 9);
+    }
+  }
+
+  /**
+   * A non-negative real, rounded to 6 decimals (half up, on the double product value × 10^6), trailing zeros dropped.
+   * NaN, infinities and negatives never reach here by construction; they are written as 0 rather than as text a
+   * CSV reader would choke on.
+   */
+  decimal(value: number): void {
+    this.separate();
+    if (!(value > 0) || value === Number.POSITIVE_INFINITY) {
+      this.bytes[this.length++] = ZERO;
+      return;
+    }
+    const scaled = Math.round(value * 1e6);
+    if (scaled < TWO_POW_53) {
+      const whole = Math.floor(scaled / 1e6);
+      this.digits(whole);
+      this.fraction(scaled - whole * 1e6, 6);
+      return;
+    }
+    // Beyond 2^53 / 10^6 ≈ 9·10^9 no decimals survive in a double anyway: the integer part is exact.
+    this.raw(BigInt(Math.round(value)).toString());
+  }
+
+  /** Text known to need no CSV quoting (digits, dots, colons, hex). */
+  ascii(text: string): void {
+    this.separate();
+    this.raw(text);
+  }
+
+  private raw(text: string): void {
+    for (let i = 0; i < text.length; i++) this.bytes[this.length++] = text.charCodeAt(i);
+  }
+
+  /** Any text, quoted per RFC 4180 when it holds a comma, quote, CR or LF. Non-ASCII is written as UTF-8. */
+  text(value: string): void {
+    this.separate();
+    const quoted = /[",\r\n]/.test(value);
+    this.ensure(value.length * 6 + 2);
+    const out = this.bytes;
+    if (quoted) out[this.length++] = 34;
+    for (let i = 0; i < value.length; i++) {
+      let code = value.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
+      if (code < 0x80) {
+        if (code === 34 && quoted) out[this.length++] = 34;
+        out[this.length++] = code;
+      } else if (code < 0x800) {
+        out[this.length++] = 0xc0 | (code >> 6);
+        out[this.length++] = 0x80 | (code & 63);
+      } else if (code < 0x10000) {
+        out[this.length++] = 0xe0 | (code >> 12);
+        out[this.length++] = 0x80 | ((code >> 6) & 63);
+        out[this.length++] = 0x80 | (code & 63);
+      } else {
+        out[this.length++] = 0xf0 | (code >> 18);
+        out[this.length++] = 0x80 | ((code >> 12) & 63);
+        out[this.length++] = 0x80 | ((code >> 6) & 63);
+        out[this.length++] = 0x80 | (code & 63);
+      }
+    }
+    if (quoted) out[this.length++] = 34;
+  }
+
+  /** An IPv4 address (4 bytes) in dotted decimal, or an IPv6 address (16 bytes) in RFC 5952 text. */
+  address(bytes: Uint8Array, ipVersion: 4 | 6): void {
+    this.separate();
+    if (ipVersion === 4) {
+      this.dotted(bytes, 0);
+      return;
+    }
+    this.ipv6(bytes);
+  }
+
+  private separate(): void {
+    if (this.length + 64 > this.bytes.length) this.ensure(64);
+    if (this.fields++ > 0) this.bytes[this.length++] = COMMA;
+  }
+
+  private ensure(extra: number): void {
+    if (this.length + extra + 1 <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra + 1));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  private digits(value: number): void {
+    const bytes = this.bytes;
+    const first = this.length;
+    let at = first;
+    if (value <= 0x7fffffff) {
+      let n = value | 0;
+      do {
+        const q = (n / 10) | 0;
+        bytes[at++] = ZERO + n - q * 10;
+        n = q;
+      } while (n !== 0);
+    } else {
+      // Above 2^31, `%` and division of a multiple of 10 are exact on doubles where `n / 10` alone is not.
+      let n = value;
+      do {
+        const digit = n % 10;
+        bytes[at++] = ZERO + digit;
+        n = (n - digit) / 10;
+      } while (n !== 0);
+    }
+    this.length = at;
+    for (let i = first, j = at - 1; i < j; i++, j--) {
+      const t = bytes[i];
+      bytes[i] = bytes[j];
+      bytes[j] = t;
+    }
+  }
+
+  /** `.` and `value` as `width` digits with trailing zeros dropped; nothing when value is 0. */
+  private fraction(value: number, width: number): void {
+    if (value === 0) return;
+    let n = value;
+    let w = width;
+    while (n % 10 === 0) {
+      n /= 10;
+      w--;
+    }
+    const bytes = this.bytes;
+    bytes[this.length++] = DOT;
+    const end = this.length + w;
+    for (let i = end - 1; i >= this.length; i--) {
+      const q = (n / 10) | 0;
+      bytes[i] = ZERO + n - q * 10;
+      n = q;
+    }
+    this.length = end;
+  }
+
+  private dotted(bytes: Uint8Array, from: number): void {
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) this.bytes[this.length++] = DOT;
+      this.digits(bytes[from + i]);
+    }
+  }
+
+  private ipv6(bytes: Uint8Array): void {
+    // RFC 5952: lowercase hex, no leading zeros, the longest run (first on a tie) of two or more zero groups as "::",
+    // and IPv4-mapped addresses (::ffff:0:0/96) with their IPv4 part in dotted decimal (section 5).
+    let mapped = bytes[10] === 0xff && bytes[11] === 0xff;
+    for (let i = 0; i < 10 && mapped; i++) mapped = bytes[i] === 0;
+    const groups = mapped ? 6 : 8;
+    let bestStart = -1;
+    let bestLength = 1;
+    for (let i = 0; i < groups; ) {
+      if (bytes[2 * i] !== 0 || bytes[2 * i + 1] !== 0) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < groups && bytes[2 * j] === 0 && bytes[2 * j + 1] === 0) j++;
+      if (j - i > bestLength) {
+        bestStart = i;
+        bestLength = j - i;
+      }
+      i = j;
+    }
+    const out = this.bytes;
+    for (let i = 0; i < groups; i++) {
+      if (i === bestStart) {
+        out[this.length++] = 58;
+        out[this.length++] = 58;
+        i += bestLength - 1;
+        continue;
+      }
+      if (i > 0 && i !== bestStart + bestLength) out[this.length++] = 58;
+      const group = (bytes[2 * i] << 8) | bytes[2 * i + 1];
+      let shift = 12;
+      while (shift > 0 && group >> shift === 0) shift -= 4;
+      for (; shift >= 0; shift -= 4) out[this.length++] = HEX.charCodeAt((group >> shift) & 15);
+    }
+    if (mapped) {
+      if (bestStart + bestLength !== groups) out[this.length++] = 58;
+      this.dotted(bytes, 12);
+    }
+  }
+}
