@@ -1,17 +1,149 @@
-import { render, screen } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
-import { describe, expect, it } from "vitest";
-import { App } from "./app.js";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { alice, fakeServer, renderApp } from "./test-utils.js";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+const menuLinks = () =>
+  within(screen.getByRole("navigation", { name: "Main menu" }))
+    .getAllByRole("link")
+    .map((a) => a.textContent);
 
 describe("App shell", () => {
-  it("renders header, menu and footer at /", () => {
-    render(
-      <MemoryRouter initialEntries={["/"]}>
-        <App />
-      </MemoryRouter>,
-    );
+  it("renders header, menu and footer with two partner logos at /", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    renderApp("/");
     expect(screen.getByRole("banner")).toHaveTextContent("Tracemill");
     expect(screen.getByRole("navigation", { name: "Main menu" })).toBeInTheDocument();
-    expect(screen.getByRole("contentinfo")).toBeInTheDocument();
+    const footer = screen.getByRole("contentinfo");
+    expect(within(footer).getAllByRole("img", { name: /^Partner:/ })).toHaveLength(2);
+    expect(await screen.findByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/ui/login");
+    expect(screen.getByRole("link", { name: "Register" })).toHaveAttribute("href", "/ui/register");
+  });
+
+  it("lists the menu items in SPEC order, without Download and Sample Datasets when signed out", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    renderApp("/");
+    await screen.findByRole("link", { name: "Sign in" });
+    expect(menuLinks()).toEqual([
+      "Home",
+      "Capabilities Descriptions",
+      "Capability Usage",
+      "My Jobs List",
+      "Shared Jobs",
+      "Feature Extraction",
+      "Traffic Sanitization",
+      "Controlled Traffic Aggregation",
+      "Automated Traffic Labeling",
+      "Time Series Generator (IPT)",
+      "Grayscale Image Generator",
+      "Feature Set",
+      "File Formats",
+      "About / Contact",
+    ]);
+    const sections = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
+    expect(sections).toEqual(expect.arrayContaining(["Jobs", "Capabilities", "Resources"]));
+  });
+
+  it("shows Download and Sample Datasets when signed in, and the user with Sign out", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
+    renderApp("/");
+    expect(await screen.findByRole("link", { name: "Download" })).toHaveAttribute("href", "/code");
+    expect(screen.getByRole("link", { name: "Sample Datasets" })).toHaveAttribute("href", "/sampledatasets");
+    expect(menuLinks().indexOf("Download")).toBe(menuLinks().indexOf("Feature Set") + 1);
+    expect(menuLinks().indexOf("Sample Datasets")).toBe(menuLinks().indexOf("File Formats") + 1);
+    expect(screen.getByRole("link", { name: "alice" })).toHaveAttribute("href", "/ui/profile");
+    expect(screen.queryByRole("link", { name: "Sign in" })).toBeNull();
+  });
+
+  it("collapses and reopens the menu with its arrow button; it starts open", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    renderApp("/");
+    const toggle = screen.getByRole("button", { name: "Collapse menu" });
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await userEvent.click(toggle);
+    expect(screen.queryByRole("link", { name: "Shared Jobs" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Expand menu" }));
+    expect(screen.getByRole("link", { name: "Shared Jobs" })).toBeInTheDocument();
+  });
+
+  it("shows Home for unknown paths", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    renderApp("/no/such/page");
+    expect(screen.getByRole("heading", { level: 1, name: "Tracemill" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "See more" }));
+    expect(screen.getByRole("button", { name: "See less" })).toBeInTheDocument();
+  });
+
+  it("remembers the dark-mode choice in localStorage", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    localStorage.setItem("tracemill.theme", "light");
+    const first = renderApp("/");
+    await userEvent.click(screen.getByRole("button", { name: /Dark mode/ }));
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    expect(localStorage.getItem("tracemill.theme")).toBe("dark");
+    first.unmount();
+    renderApp("/");
+    expect(screen.getByRole("button", { name: /Light mode/ })).toHaveAttribute("aria-pressed", "true");
+  });
+});
+
+describe("guard", () => {
+  it.each([
+    "/ui/dataSets",
+    "/ui/public/dataSets",
+    "/ui/extract",
+    "/ui/extract/labeling",
+    "/ui/extract/ipts",
+    "/ui/extract/images",
+    "/ui/clear",
+    "/ui/merge",
+    "/ui/update?id=1",
+    "/ui/details?id=1",
+    "/ui/profile",
+    "/ui/resources/feature/set",
+    "/ui/resources/file/formats",
+  ])("sends a signed-out visitor of %s to /ui/login", async (path) => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+    renderApp(path);
+    await waitFor(() =>
+      expect(screen.getByTestId("location")).toHaveTextContent(`/ui/login?next=${encodeURIComponent(path)}`),
+    );
+    expect(screen.getByRole("heading", { name: "Login" })).toBeInTheDocument();
+  });
+
+  it.each(["/ui/resources/about", "/ui/resources/usage", "/ui/resources/capabilities"])(
+    "lets anyone read %s",
+    async (path) => {
+      fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+      renderApp(path);
+      await screen.findByRole("link", { name: "Sign in" });
+      expect(screen.getByTestId("location")).toHaveTextContent(path);
+    },
+  );
+
+  it("returns to the asked page after sign-in", async () => {
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: {} }),
+      "POST /api/auth/login": () => ({ body: alice }),
+      "GET /api/jobs": () => ({ body: [] }),
+    });
+    renderApp("/ui/merge");
+    await userEvent.type(await screen.findByLabelText("Email"), "alice@example.org");
+    await userEvent.type(screen.getByLabelText("Password"), "secret-pass");
+    await userEvent.click(screen.getByRole("button", { name: "Signin" }));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/merge"));
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Controlled Traffic Aggregation");
+  });
+
+  it("sends a signed-in user opening /ui/login to My Jobs", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
+    renderApp("/ui/login");
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
+    expect(await screen.findByRole("heading", { name: "My Jobs" })).toBeInTheDocument();
   });
 });

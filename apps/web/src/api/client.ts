@@ -1,0 +1,129 @@
+// Every call the web app makes to the server, in one place: paths, credentials, error shapes.
+import type {
+  CreateJobRequest,
+  Job,
+  SessionUser,
+  SigninRequest,
+  SignupRequest,
+  UpdateJobRequest,
+  UploadedFile,
+} from "@tracemill/contracts";
+
+/** A failed call: the server's readable messages (possibly none) and the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: string[],
+  ) {
+    super(messages.join("; ") || `HTTP ${status}`);
+  }
+}
+
+async function readMessages(response: Response): Promise<string[]> {
+  try {
+    const body = (await response.json()) as { messages?: unknown };
+    return Array.isArray(body?.messages) ? body.messages.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: "include",
+    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new ApiError(response.status, await readMessages(response));
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Sign-in, sign-up and the session check may answer without a userName; callers decide what that means. */
+export type MaybeUser = Partial<SessionUser> | undefined;
+
+export const api = {
+  register: (request: SignupRequest) => call<MaybeUser>("POST", "/api/auth/register", request),
+  login: (request: SigninRequest) => call<MaybeUser>("POST", "/api/auth/login", request),
+  session: () => call<MaybeUser>("GET", "/api/auth/session"),
+  logout: () => call<unknown>("POST", "/api/auth/logout"),
+
+  files: () => call<UploadedFile[]>("GET", "/api/files"),
+  myJobs: () => call<Job[]>("GET", "/api/jobs"),
+  publicJobs: () => call<Job[]>("GET", "/api/jobs/public"),
+  job: (id: string) => call<Job>("GET", `/api/jobs/${encodeURIComponent(id)}`),
+  createJob: (request: CreateJobRequest) => call<Job>("POST", "/api/jobs", request),
+  updateJob: (id: string, request: UpdateJobRequest) =>
+    call<Job>("PATCH", `/api/jobs/${encodeURIComponent(id)}`, request),
+  deleteJob: (id: string) => call<unknown>("DELETE", `/api/jobs/${encodeURIComponent(id)}`),
+  cancelJob: (id: string) => call<Job>("POST", `/api/jobs/${encodeURIComponent(id)}/cancel`),
+  rulesets: () => call<Ruleset[]>("GET", "/api/rulesets"),
+
+  outputUrl: (id: string, name: string) => `/api/jobs/${encodeURIComponent(id)}/outputs/${encodeURIComponent(name)}`,
+  outputsZipUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/outputs.zip`,
+  eventsUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/events`,
+  codeUrl: "/code",
+  sampleDatasetsUrl: "/sampledatasets",
+
+  /** Fetches the start of an output (CSV, TXT) for previews; the range keeps big files cheap. */
+  async outputText(id: string, name: string, maxBytes = 2_000_000): Promise<string> {
+    const response = await fetch(api.outputUrl(id, name), {
+      credentials: "include",
+      headers: { Range: `bytes=0-${maxBytes - 1}` },
+    });
+    if (!response.ok) throw new ApiError(response.status, await readMessages(response));
+    return response.text();
+  },
+
+  async outputBytes(id: string, name: string): Promise<ArrayBuffer> {
+    const response = await fetch(api.outputUrl(id, name), { credentials: "include" });
+    if (!response.ok) throw new ApiError(response.status, await readMessages(response));
+    return response.arrayBuffer();
+  },
+
+  /** Uploads one file as multipart field "file", reporting progress from the XHR upload events. */
+  upload(file: File, onProgress: (fraction: number) => void): Promise<UploadedFile> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", "/api/files");
+      xhr.withCredentials = true;
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(xhr.responseText);
+        } catch {
+          body = undefined;
+        }
+        if (xhr.status >= 200 && xhr.status < 300) {
+          onProgress(1);
+          resolve(body as UploadedFile);
+        } else {
+          const messages = (body as { messages?: unknown })?.messages;
+          reject(new ApiError(xhr.status, Array.isArray(messages) ? messages.map(String) : []));
+        }
+      };
+      xhr.onerror = () => reject(new ApiError(0, ["The upload failed: the server could not be reached"]));
+      const form = new FormData();
+      form.append("file", file, file.name);
+      xhr.send(form);
+    });
+  },
+};
+
+export interface Ruleset {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** Messages of any thrown value, for banners. */
+export function messagesOf(error: unknown): string[] {
+  if (error instanceof ApiError) return error.messages;
+  if (error instanceof Error) return [error.message];
+  return [];
+}

@@ -1,0 +1,133 @@
+// A capability's creation screen: multi-step with Next; step 1 asks title, description, public and the file.
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Capability, InputRole } from "@tracemill/contracts";
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import { api, messagesOf } from "../api/client.js";
+import { ErrorBanners, TextField } from "../forms/fields.js";
+import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
+import { capabilityForms, type StepProps } from "./capability-forms.js";
+import { type Draft, emptyDraft, toRequest } from "./draft.js";
+import { FilePicker } from "./file-picker.js";
+import { SwitchParam } from "./param-fields.js";
+
+export function CreateJobPage({ capability }: { capability: Capability }) {
+  const form = capabilityForms[capability];
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(capability));
+  const [step, setStep] = useState(0);
+  const [problem, setProblem] = useState<string>();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: () => api.createJob(toRequest(capability, draft)),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ["jobs"] });
+      navigate("/ui/dataSets");
+    },
+  });
+
+  const props: StepProps = {
+    draft,
+    setInput: (role: InputRole, picked) => setDraft((d) => ({ ...d, inputs: { ...d.inputs, [role]: picked } })),
+    setParam: (name, value) => setDraft((d) => ({ ...d, params: { ...d.params, [name]: value } })),
+  };
+  const stepTitles = ["General", ...form.steps.map((s) => s.title)];
+  const last = stepTitles.length - 1;
+
+  function missingNow(): string | undefined {
+    if (step === 0) {
+      if (!draft.title.trim()) return "Title is required";
+      if (!draft.inputs[form.mainRole]) return `Choose the ${form.mainLabel.toLowerCase()}`;
+      return undefined;
+    }
+    return form.steps[step - 1].missing(draft);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const missing = missingNow();
+    setProblem(missing);
+    if (missing) return;
+    if (step < last) setStep(step + 1);
+    else create.mutate();
+  }
+
+  return (
+    <section className="create-job">
+      <h1>
+        <CapabilityIcon capability={capability} size={36} /> {capabilityNames[capability]}
+      </h1>
+      <p className="lead">{form.intro}</p>
+      <ol className="steps" aria-label="Steps">
+        {stepTitles.map((title, i) => (
+          <li
+            key={title}
+            className={i === step ? "current" : i < step ? "done" : ""}
+            aria-current={i === step ? "step" : undefined}
+          >
+            {i + 1}. {title}
+          </li>
+        ))}
+      </ol>
+      <ErrorBanners messages={create.error ? messagesOf(create.error) : []} />
+      <form onSubmit={submit} noValidate aria-label={`${capabilityNames[capability]}: ${stepTitles[step]}`}>
+        {step === 0 ? (
+          <>
+            <TextField
+              label="Title"
+              name="title"
+              required
+              value={draft.title}
+              onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+            />
+            <div className="field">
+              <label htmlFor="job-description">Description</label>
+              <textarea
+                id="job-description"
+                rows={3}
+                value={draft.description}
+                onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+              />
+            </div>
+            <SwitchParam
+              label="Public (listed under Shared Jobs)"
+              checked={draft.public}
+              onChange={(v) => setDraft({ ...draft, public: v })}
+            />
+            <FilePicker
+              label={form.mainLabel}
+              kind="capture"
+              required
+              value={draft.inputs[form.mainRole]}
+              onChange={(v) => props.setInput(form.mainRole, v)}
+            />
+          </>
+        ) : (
+          form.steps[step - 1].render(props)
+        )}
+        {step === last && (
+          <details className="advanced">
+            <summary>Advanced parameters</summary>
+            {form.advanced(props)}
+          </details>
+        )}
+        {problem && (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="form-actions">
+          {step > 0 && (
+            <button type="button" onClick={() => setStep(step - 1)}>
+              Back
+            </button>
+          )}
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {step < last ? "Next" : "Create job"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,155 @@
+// Picks one job input: a file dropped or chosen (checked, then uploaded with a progress bar) or an earlier job's output.
+
+import { useQuery } from "@tanstack/react-query";
+import type { FileRef } from "@tracemill/contracts";
+import { type DragEvent, useId, useState } from "react";
+import { api, messagesOf } from "../api/client.js";
+import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { acceptByKind, checkFile, type InputKind } from "./file-check.js";
+
+export interface PickedFile {
+  ref: FileRef;
+  name: string;
+  size?: number;
+}
+
+const outputPatterns: Record<InputKind, RegExp> = {
+  capture: /\.(pcap|pcapng|cap|dmp|erf)(\.gz)?$/i,
+  alerts: /(\.u2|unified2|\.json)$/i,
+  classification: /\.(config|txt)$/i,
+};
+
+export function FilePicker(props: {
+  label: string;
+  kind: InputKind;
+  value: PickedFile | undefined;
+  onChange(value: PickedFile | undefined): void;
+  required?: boolean;
+}) {
+  const { label, kind, value, onChange } = props;
+  const id = useId();
+  const [error, setError] = useState<string>();
+  const [progress, setProgress] = useState<number>();
+  const [dragging, setDragging] = useState(false);
+  const jobs = useQuery({ queryKey: ["jobs", "mine"], queryFn: api.myJobs });
+  const outputs = (jobs.data ?? [])
+    .filter((job) => job.status === "succeeded")
+    .flatMap((job) =>
+      job.outputs
+        .filter((output) => outputPatterns[kind].test(output.name))
+        .map((output) => ({ job, output, key: `${job.id}/${output.name}` })),
+    );
+
+  async function take(file: File) {
+    setError(undefined);
+    onChange(undefined);
+    const problem = await checkFile(file, kind);
+    if (problem) return setError(problem);
+    setProgress(0);
+    try {
+      const uploaded = await api.upload(file, setProgress);
+      onChange({ ref: { fileId: uploaded.id }, name: uploaded.name, size: uploaded.size });
+    } catch (caught) {
+      setError(messagesOf(caught).join(" ") || "The upload failed");
+      setProgress(undefined);
+    }
+  }
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void take(file);
+  }
+
+  const uploading = progress !== undefined && progress < 1 && !value;
+  return (
+    <fieldset className="file-picker">
+      <legend>
+        {label}
+        {props.required && <span aria-hidden="true"> *</span>}
+      </legend>
+      <label
+        htmlFor={`${id}-file`}
+        className={`drop-zone ${dragging ? "dragging" : ""}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <FileIcon kind={kind === "capture" ? "pcap" : kind === "alerts" ? "u2" : "other"} size={28} />
+        <span>Drop a file here, or </span>
+        <span className="button">choose a file</span>
+        <input
+          id={`${id}-file`}
+          className="visually-hidden"
+          type="file"
+          accept={acceptByKind[kind]}
+          aria-label={`${label}: choose a file`}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) void take(file);
+            e.target.value = "";
+          }}
+        />
+      </label>
+      {progress !== undefined && (
+        <div className="upload-progress">
+          <progress max={1} value={progress} aria-label={`Upload of ${label}`} />
+          <span>{Math.round(progress * 100)} %</span>
+        </div>
+      )}
+      {outputs.length > 0 && (
+        <div className="field">
+          <label htmlFor={`${id}-output`}>Or use an output of an earlier job</label>
+          <select
+            id={`${id}-output`}
+            value={value && "jobId" in value.ref ? `${value.ref.jobId}/${value.ref.output}` : ""}
+            onChange={(e) => {
+              const picked = outputs.find((o) => o.key === e.target.value);
+              setError(undefined);
+              setProgress(undefined);
+              onChange(
+                picked
+                  ? {
+                      ref: { jobId: picked.job.id, output: picked.output.name },
+                      name: `${picked.job.title} / ${picked.output.name}`,
+                      size: picked.output.size,
+                    }
+                  : undefined,
+              );
+            }}
+          >
+            <option value="">—</option>
+            {outputs.map((o) => (
+              <option key={o.key} value={o.key}>
+                {o.job.title} / {o.output.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {uploading && <p className="hint">Uploading…</p>}
+      {value && (
+        <p className="picked" data-testid="picked-file">
+          <FileIcon kind={fileKindOf("", value.name)} size={18} /> {value.name}
+          {value.size !== undefined && ` (${formatBytes(value.size)})`}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

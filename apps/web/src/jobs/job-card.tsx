@@ -1,0 +1,109 @@
+// One job as a card: capability icon, status at top right, live progress, error, outputs, and the owner's actions.
+import type { Job } from "@tracemill/contracts";
+import { useState } from "react";
+import { Link } from "react-router";
+import { api } from "../api/client.js";
+import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
+import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { formatBytes } from "./file-picker.js";
+import { useJobEvents } from "./use-job-events.js";
+
+export function JobCard({
+  job,
+  onDelete,
+  onCancel,
+}: {
+  job: Job;
+  onDelete?(id: string): void;
+  onCancel?(id: string): void;
+}) {
+  useJobEvents(job);
+  const live = job.progress;
+  const [confirming, setConfirming] = useState(false);
+  const active = job.status === "running" || job.status === "queued";
+  return (
+    <article className={`job-card status-${job.status}`} aria-labelledby={`job-${job.id}-title`}>
+      <header>
+        <CapabilityIcon capability={job.capability} />
+        <div className="job-heading">
+          <h2 id={`job-${job.id}-title`}>{job.title}</h2>
+          <small>
+            {capabilityNames[job.capability]}
+            {!job.isOwner && ` · by ${job.owner.userName}`}
+            {job.public && " · public"}
+          </small>
+        </div>
+        <span className="job-status" title={statusLabel(job.status)}>
+          <StatusIcon status={job.status} />
+        </span>
+      </header>
+      {job.description && <p className="job-description">{job.description}</p>}
+      {active && (
+        <div className="job-progress">
+          <progress max={100} value={live.percent} aria-label={`Progress of ${job.title}`} />
+          <span>
+            {Math.round(live.percent)} % {live.stage}
+          </span>
+        </div>
+      )}
+      {job.status === "failed" && job.error && (
+        <p className="job-error" role="alert">
+          {job.error}
+        </p>
+      )}
+      {job.outputs.length > 0 && (
+        <ul className="outputs" aria-label="Outputs">
+          {job.outputs.map((output) => (
+            <li key={output.name}>
+              <a href={api.outputUrl(job.id, output.name)} download={output.name}>
+                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} />
+                {output.name}
+              </a>{" "}
+              <small>{formatBytes(output.size)}</small>
+            </li>
+          ))}
+          {job.outputs.length > 1 && (
+            <li>
+              <a href={api.outputsZipUrl(job.id)} download>
+                Download all (zip)
+              </a>
+            </li>
+          )}
+        </ul>
+      )}
+      <footer className="card-actions">
+        <Link to={`/ui/details?id=${encodeURIComponent(job.id)}`}>Details</Link>
+        {job.isOwner && onDelete && (
+          <>
+            <Link
+              className="button"
+              to={`/ui/update?id=${encodeURIComponent(job.id)}&title=${encodeURIComponent(job.title)}`}
+            >
+              Edit
+            </Link>
+            {active && onCancel && (
+              <button type="button" onClick={() => onCancel(job.id)}>
+                Cancel
+              </button>
+            )}
+            {confirming ? (
+              <fieldset className="confirm">
+                <legend>Delete “{job.title}”?</legend>
+                <button type="button" className="danger" onClick={() => onDelete(job.id)}>
+                  Yes, delete
+                </button>
+                <button type="button" onClick={() => setConfirming(false)}>
+                  Keep
+                </button>
+              </fieldset>
+            ) : (
+              <button type="button" className="danger" onClick={() => setConfirming(true)}>
+                Delete
+              </button>
+            )}
+          </>
+        )}
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,167 @@
+// Job details (/ui/details?id=…): parameters, inputs with sizes and hashes, timings, the run summary, charts, previews.
+import { useQuery } from "@tanstack/react-query";
+import type { Job } from "@tracemill/contracts";
+import { Link, useSearchParams } from "react-router";
+import { api, messagesOf } from "../api/client.js";
+import { ErrorBanners } from "../forms/fields.js";
+import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
+import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { formatBytes } from "./file-picker.js";
+import { JobInsights } from "./job-insights.js";
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+function seconds(from: string | null, to: string | null): string {
+  if (!from || !to) return "—";
+  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(2)} s`;
+}
+
+export function JobDetailsPage() {
+  const [search] = useSearchParams();
+  const id = search.get("id") ?? "";
+  const job = useQuery({
+    queryKey: ["job", id],
+    queryFn: () => api.job(id),
+    enabled: id !== "",
+    refetchInterval: (q) => (q.state.data?.status === "running" || q.state.data?.status === "queued" ? 2000 : false),
+  });
+  if (!id) return <p>No job chosen.</p>;
+  if (job.error) return <ErrorBanners messages={messagesOf(job.error)} />;
+  if (!job.data) return <p aria-busy="true">Loading…</p>;
+  return <Details job={job.data} />;
+}
+
+function Details({ job }: { job: Job }) {
+  return (
+    <section className="details">
+      <h1>
+        <CapabilityIcon capability={job.capability} size={36} /> {job.title}
+      </h1>
+      <p className="lead">
+        {capabilityNames[job.capability]} · <StatusIcon status={job.status} size={18} /> {statusLabel(job.status)}
+        {job.status === "running" && ` ${Math.round(job.progress.percent)} % ${job.progress.stage}`} · by{" "}
+        {job.owner.userName}
+        {job.public ? " · public" : " · private"}
+        {job.isOwner && (
+          <>
+            {" · "}
+            <Link to={`/ui/update?id=${encodeURIComponent(job.id)}&title=${encodeURIComponent(job.title)}`}>Edit</Link>
+          </>
+        )}
+      </p>
+      {job.description && <p>{job.description}</p>}
+      {job.error && (
+        <p className="job-error" role="alert">
+          {job.error}
+        </p>
+      )}
+      <div className="details-grid">
+        <div>
+          <h2>Parameters</h2>
+          <table>
+            <tbody>
+              {Object.entries(job.params).map(([name, value]) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>{show(value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Timings</h2>
+          <table>
+            <tbody>
+              <tr>
+                <th scope="row">Created</th>
+                <td>{new Date(job.createdAt).toLocaleString()}</td>
+              </tr>
+              <tr>
+                <th scope="row">Started</th>
+                <td>{job.startedAt ? new Date(job.startedAt).toLocaleString() : "—"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Finished</th>
+                <td>{job.finishedAt ? new Date(job.finishedAt).toLocaleString() : "—"}</td>
+              </tr>
+              <tr>
+                <th scope="row">Waited</th>
+                <td>{seconds(job.createdAt, job.startedAt)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Ran</th>
+                <td>{seconds(job.startedAt, job.finishedAt)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <div>
+          <h2>Run summary</h2>
+          {job.summary ? (
+            <table>
+              <tbody>
+                {Object.entries(job.summary).map(([name, value]) => (
+                  <tr key={name}>
+                    <th scope="row">{name}</th>
+                    <td>{show(value)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p>Not available yet.</p>
+          )}
+        </div>
+      </div>
+      <h2>Inputs</h2>
+      <table className="wide">
+        <thead>
+          <tr>
+            <th scope="col">Role</th>
+            <th scope="col">Name</th>
+            <th scope="col">Format</th>
+            <th scope="col">Size</th>
+            <th scope="col">SHA-256</th>
+          </tr>
+        </thead>
+        <tbody>
+          {job.inputs.map((input) => (
+            <tr key={`${input.role}-${input.id}`}>
+              <td>{input.role}</td>
+              <td>
+                <FileIcon kind={fileKindOf(input.format, input.name)} size={16} /> {input.name}
+              </td>
+              <td>{input.format}</td>
+              <td>{formatBytes(input.size)}</td>
+              <td className="hash">{input.sha256}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Outputs</h2>
+      {job.outputs.length === 0 ? (
+        <p>None yet.</p>
+      ) : (
+        <ul className="outputs">
+          {job.outputs.map((output) => (
+            <li key={output.name}>
+              <a href={api.outputUrl(job.id, output.name)} download={output.name}>
+                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
+              </a>{" "}
+              <small>{formatBytes(output.size)}</small>
+            </li>
+          ))}
+          <li>
+            <a href={api.outputsZipUrl(job.id)} download>
+              Download all (zip)
+            </a>
+          </li>
+        </ul>
+      )}
+      {job.status === "succeeded" && <JobInsights job={job} />}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+// Edit a job (/ui/update?id=…&title=…): title, description and the public switch.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { api, messagesOf } from "../api/client.js";
+import { ErrorBanners, TextField } from "../forms/fields.js";
+import { SwitchParam } from "./param-fields.js";
+
+export function UpdateJobPage() {
+  const [search] = useSearchParams();
+  const id = search.get("id") ?? "";
+  const job = useQuery({ queryKey: ["job", id], queryFn: () => api.job(id), enabled: id !== "" });
+  const [form, setForm] = useState({ title: search.get("title") ?? "", description: "", public: false });
+  const [problem, setProblem] = useState<string>();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (job.data) setForm({ title: job.data.title, description: job.data.description, public: job.data.public });
+  }, [job.data]);
+  const save = useMutation({
+    mutationFn: () =>
+      api.updateJob(id, { title: form.title.trim(), description: form.description, public: form.public }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ["jobs"] });
+      await queryClient.invalidateQueries({ queryKey: ["job", id] });
+      navigate("/ui/dataSets");
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form.title.trim()) return setProblem("Title is required");
+    setProblem(undefined);
+    save.mutate();
+  }
+
+  if (!id) return <p>No job chosen.</p>;
+  return (
+    <section className="narrow">
+      <h1>Edit job</h1>
+      <ErrorBanners messages={[job.error, save.error].flatMap((e) => (e ? messagesOf(e) : []))} />
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Title"
+          name="title"
+          value={form.title}
+          error={problem}
+          onChange={(e) => setForm({ ...form, title: e.target.value })}
+        />
+        <div className="field">
+          <label htmlFor="update-description">Description</label>
+          <textarea
+            id="update-description"
+            rows={4}
+            value={form.description}
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+          />
+        </div>
+        <SwitchParam
+          label="Public (listed under Shared Jobs)"
+          checked={form.public}
+          onChange={(v) => setForm({ ...form, public: v })}
+        />
+        <div className="form-actions">
+          <button type="button" onClick={() => navigate(-1)}>
+            Back
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending || !job.data}>
+            Save
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

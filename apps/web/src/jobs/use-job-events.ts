@@ -1,0 +1,44 @@
+// Live state of a running job from the server's event stream ("job" events carry the whole job); the lists also poll.
+
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import type { Job } from "@tracemill/contracts";
+import { useEffect } from "react";
+import { api } from "../api/client.js";
+
+/** Reads one "job" event; undefined when it is not a job. */
+export function parseJobEvent(data: string): Job | undefined {
+  try {
+    const body = JSON.parse(data) as Partial<Job>;
+    return typeof body.id === "string" && typeof body.status === "string" && body.progress ? (body as Job) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts a fresher copy of a job into every cached list and into its own entry. */
+export function storeJob(queryClient: QueryClient, job: Job): void {
+  const replace = (list: Job[] | undefined) => list?.map((j) => (j.id === job.id ? job : j));
+  queryClient.setQueryData<Job[]>(["jobs", "mine"], replace);
+  queryClient.setQueryData<Job[]>(["jobs", "public"], replace);
+  queryClient.setQueryData<Job>(["job", job.id], job);
+}
+
+export function useJobEvents(job: Job): void {
+  const queryClient = useQueryClient();
+  const active = job.status === "running" || job.status === "queued";
+  useEffect(() => {
+    if (!active || typeof EventSource === "undefined") return;
+    const source = new EventSource(api.eventsUrl(job.id), { withCredentials: true });
+    source.addEventListener("job", (event: MessageEvent<string>) => {
+      const fresh = parseJobEvent(event.data);
+      if (fresh) storeJob(queryClient, fresh);
+      if (fresh && fresh.status !== "running" && fresh.status !== "queued") source.close();
+    });
+    source.addEventListener("deleted", () => {
+      source.close();
+      void queryClient.invalidateQueries({ queryKey: ["jobs"] });
+    });
+    source.onerror = () => source.close();
+    return () => source.close();
+  }, [active, job.id, queryClient]);
+}
