@@ -1,26 +1,74 @@
 // Builds the Fastify application: the JSON API under /api, the original product's calls, and the web app.
 import fs from "node:fs";
 import path from "node:path";
+import fastifyCookie from "@fastify/cookie";
+import fastifyMultipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import type { Health } from "@tracemill/contracts";
 import { TRACEMILL_VERSION } from "@tracemill/engine";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
+import { openContext } from "./context.js";
+import { rejectCrossSite } from "./http/csrf.js";
+import { openApiDocument } from "./http/openapi.js";
+import { apiAuthRoutes } from "./routes/api-auth.js";
+import { apiJobRoutes } from "./routes/api-jobs.js";
+import { legacyRoutes } from "./routes/legacy.js";
+import { resourceRoutes } from "./routes/resources.js";
+import { HttpError } from "./services/http-error.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Routes of the original product answer failures with a bare list of messages. */
+    legacy?: boolean;
+  }
+}
 
 export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const ctx = await openContext(config);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
+  app.addHook("onRequest", rejectCrossSite);
+  app.addHook("onReady", () => ctx.runner.start());
+  app.addHook("onClose", () => ctx.close());
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    let status = 500;
+    let messages = ["Internal server error"];
+    if (error instanceof HttpError) {
+      status = error.status;
+      messages = error.messages;
+    } else if (error.statusCode && error.statusCode < 500) {
+      status = error.statusCode;
+      messages = [error.statusCode === 413 ? "The request is too large" : `Bad request: ${error.message}`];
+    } else {
+      request.log.error(error);
+      process.stderr.write(`tracemill: ${request.method} ${request.url}: ${error.stack ?? error.message}\n`);
+    }
+    return reply.code(status).send(request.routeOptions.config?.legacy ? messages : { messages });
+  });
 
   app.get("/api/health", async (): Promise<Health> => ({ status: "ok", version: TRACEMILL_VERSION }));
+  const openApi = openApiDocument();
+  app.get("/api/openapi.json", async () => openApi);
+  apiAuthRoutes(app, ctx);
+  apiJobRoutes(app, ctx);
+  legacyRoutes(app, ctx);
+  resourceRoutes(app, ctx);
 
-  if (config.webDir && fs.existsSync(path.join(config.webDir, "index.html"))) {
+  const hasWebApp = config.webDir !== null && fs.existsSync(path.join(config.webDir, "index.html"));
+  if (hasWebApp && config.webDir) {
     await app.register(fastifyStatic, { root: config.webDir, prefix: "/", wildcard: false });
-    // Client-side routes (/ui/...) and unknown paths get the app shell, which shows Home for them.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method !== "GET" || request.url.startsWith("/api/")) {
-        return reply.code(404).send({ messages: ["Not found"] });
-      }
-      return reply.type("text/html").sendFile("index.html");
-    });
   }
+  // Client-side routes (/ui/...) and unknown paths get the app shell, which shows Home for them.
+  app.setNotFoundHandler((request, reply) => {
+    if (!hasWebApp || request.method !== "GET" || request.url.startsWith("/api/")) {
+      return reply.code(404).send({ messages: ["Not found"] });
+    }
+    return reply.type("text/html").sendFile("index.html");
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 // Server configuration: every setting with its default, read once from options and the environment.
+import os from "node:os";
 import path from "node:path";
 
 export interface ServerConfig {
@@ -8,6 +9,18 @@ export interface ServerConfig {
   dataDir: string;
   /** Directory holding the built web app (index.html and assets). */
   webDir: string | null;
+  /** The SQLite database file; default `<dataDir>/tracemill.sqlite`. */
+  databaseFile: string;
+  /** Largest accepted upload in bytes (default 50 GB). */
+  maxUploadBytes: number;
+  /** Jobs run at once, each in its own worker process (default: one per core less one, at least 1). */
+  workers: number;
+  /** How long a sign-in lasts, in hours (default 7 days). */
+  sessionHours: number;
+  /** Directory of sample captures served, with their datasets, by /sampledatasets. */
+  samplesDir: string;
+  /** Test hook: a module whose exports replace the engine's capability functions in workers. Never set in production. */
+  testEngineModule: string | null;
 }
 
 export interface ConfigInput {
@@ -15,6 +28,14 @@ export interface ConfigInput {
   host?: string;
   dataDir?: string;
   webDir?: string | null;
+  workers?: number | string;
+}
+
+function positiveNumber(name: string, raw: string | number | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`invalid ${name}: ${String(raw)}`);
+  return value;
 }
 
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -22,10 +43,19 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`invalid port: ${String(input.port ?? env.PORT)}`);
   }
+  const dataDir = path.resolve(input.dataDir ?? env.TRACEMILL_DATA_DIR ?? "data");
+  const defaultWorkers = Math.max(1, os.availableParallelism() - 1);
+  const workers = Math.floor(positiveNumber("worker count", input.workers ?? env.TRACEMILL_WORKERS, defaultWorkers));
   return {
     port,
     host: input.host ?? env.TRACEMILL_HOST ?? "0.0.0.0",
-    dataDir: path.resolve(input.dataDir ?? env.TRACEMILL_DATA_DIR ?? "data"),
+    dataDir,
     webDir: input.webDir === undefined ? (env.TRACEMILL_WEB_DIR ?? null) : input.webDir,
+    databaseFile: path.resolve(env.TRACEMILL_DATABASE_FILE ?? path.join(dataDir, "tracemill.sqlite")),
+    maxUploadBytes: Math.floor(positiveNumber("upload limit", env.TRACEMILL_MAX_UPLOAD_BYTES, 50 * 1024 ** 3)),
+    workers,
+    sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),
+    samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? path.join(dataDir, "samples")),
+    testEngineModule: env.TRACEMILL_TEST_ENGINE_MODULE ?? null,
   };
 }

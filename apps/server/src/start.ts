@@ -1,5 +1,4 @@
 // Starts the server on its configured port and returns a handle to stop it.
-import fs from "node:fs";
 import { buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
 
@@ -9,7 +8,6 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

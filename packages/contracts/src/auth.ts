@@ -13,6 +13,9 @@ export const messages = {
   noLogin: "no login",
   badCredentials: "Email or password is incorrect",
   emailTaken: "Email is already registered",
+  /** Followed by the number of seconds to wait, e.g. "… try again in 4 seconds". */
+  tooManyAttempts: "Too many failed sign-ins; try again in",
+  signInRequired: "Please sign in",
 } as const;
 
 const email = z
@@ -44,6 +47,10 @@ export type SigninRequest = z.infer<typeof signinRequest>;
 /** What sign-in, sign-up and the session check answer with. */
 export const sessionUser = z.object({ userName: z.string(), email: z.string() });
 export type SessionUser = z.infer<typeof sessionUser>;
+
+/** The session check answers with the user, or with an empty object when nobody is signed in. */
+export const sessionResponse = sessionUser.partial();
+export type SessionResponse = z.infer<typeof sessionResponse>;
 
 /** Every failure is answered with a list of messages a person can read. */
 export const errorResponse = z.object({ messages: z.array(z.string()) });

@@ -48,9 +48,48 @@ export const paramsByCapability = {
   merge: mergeParams,
 } as const;
 
-/** Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label multiclass), background (merge). */
-export const inputRole = z.enum(["capture", "background", "attacks", "alerts", "classification"]);
+/** Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label multiclass), background (merge), rules (sanitize). */
+export const inputRole = z.enum(["capture", "background", "attacks", "alerts", "classification", "rules"]);
 export type InputRole = z.infer<typeof inputRole>;
+
+/** File formats the server recognises on upload (from the magic bytes, not the name). */
+export const fileFormats = ["pcap", "pcapng", "erf", "unified2", "eve-json", "classification", "rules"] as const;
+export type FileFormat = (typeof fileFormats)[number];
+export const captureFormats: readonly FileFormat[] = ["pcap", "pcapng", "erf"];
+
+/** Which formats each input role takes. */
+export const formatsByRole: Record<InputRole, readonly FileFormat[]> = {
+  capture: captureFormats,
+  background: captureFormats,
+  attacks: captureFormats,
+  alerts: ["unified2", "eve-json"],
+  classification: ["classification"],
+  rules: ["rules"],
+};
+
+/** Inputs each capability needs and may take (label: binary needs attacks, multiclass needs alerts). */
+export const inputRolesByCapability: Record<Capability, { required: InputRole[]; optional: InputRole[] }> = {
+  extract: { required: ["capture"], optional: [] },
+  label: { required: ["capture"], optional: ["attacks", "alerts", "classification"] },
+  ipt: { required: ["capture"], optional: [] },
+  images: { required: ["capture"], optional: [] },
+  sanitize: { required: ["capture"], optional: ["rules", "classification"] },
+  merge: { required: ["background", "attacks"], optional: [] },
+};
+
+/** Messages of job validation, shared by the server and the UI. */
+export const jobMessages = {
+  titleRequired: "Title is required",
+  capabilityRequired: "Choose a capability",
+  /** Followed by the role, e.g. "An input file is required: capture". */
+  inputRequired: "An input file is required:",
+  /** Followed by the role. */
+  inputNotAllowed: "This capability does not take an input of role:",
+  fileNotFound: "The input file was not found",
+  wrongFormat: "The input file has the wrong format for its role",
+  notFinished: "Only outputs of a job that succeeded can be used as inputs",
+  unavailable: "capability not available in this build",
+} as const;
 
 /** An input is an uploaded file or an output of another job the user may read. */
 export const fileRef = z.union([
@@ -60,17 +99,17 @@ export const fileRef = z.union([
 export type FileRef = z.infer<typeof fileRef>;
 
 export const createJobRequest = z.object({
-  title: z.string().trim().min(1, "Title is required").max(200),
+  title: z.string({ error: jobMessages.titleRequired }).trim().min(1, jobMessages.titleRequired).max(200),
   description: z.string().max(5000).default(""),
   public: z.boolean().default(false),
-  capability,
+  capability: z.enum(capabilities, { error: jobMessages.capabilityRequired }),
   params: z.record(z.string(), z.unknown()).default({}),
   inputs: z.partialRecord(inputRole, fileRef),
 });
 export type CreateJobRequest = z.input<typeof createJobRequest>;
 
 export const updateJobRequest = z.object({
-  title: z.string().trim().min(1, "Title is required").max(200).optional(),
+  title: z.string().trim().min(1, jobMessages.titleRequired).max(200).optional(),
   description: z.string().max(5000).optional(),
   public: z.boolean().optional(),
 });
@@ -83,6 +122,8 @@ export const uploadedFile = z.object({
   sha256: z.string(),
   /** Detected from the magic bytes: pcap, pcapng, erf, unified2, eve-json, classification, rules. */
   format: z.string(),
+  /** "gzip" when the upload was compressed (the worker inflates it before a run), else null. */
+  compression: z.enum(["gzip"]).nullable(),
   createdAt: z.string(),
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
@@ -112,6 +153,10 @@ export const job = z.object({
   summary: z.record(z.string(), z.unknown()).nullable(),
 });
 export type Job = z.infer<typeof job>;
+
+/** A Suricata ruleset the sanitize capability can use (params.ruleset names its id). */
+export const ruleset = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
+export type Ruleset = z.infer<typeof ruleset>;
 
 export const health = z.object({ status: z.literal("ok"), version: z.string() });
 export type Health = z.infer<typeof health>;

@@ -13,11 +13,13 @@ export function serveCommand(): Command {
     .option("-p, --port <n>", "port to listen on (env PORT)")
     .option("--host <addr>", "address to listen on (env TRACEMILL_HOST)")
     .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
-    .action(async (options: { port?: string; host?: string; data?: string }) => {
+    .option("--workers <n>", "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1)")
+    .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
       const config = loadConfig({
         port: options.port,
         host: options.host,
         dataDir: options.data,
+        workers: options.workers,
         webDir: process.env.TRACEMILL_WEB_DIR ?? defaultWebDir,
       });
       const server = await startServer(config);

@@ -1,0 +1,30 @@
+// Opens everything the routes need — database, file store, worker pool, services — and closes it again.
+import type { ServerConfig } from "./config.js";
+import { openDatabase } from "./db/connect.js";
+import { progressHub } from "./jobs/progress-hub.js";
+import { jobRunner } from "./jobs/runner.js";
+import { accountsService } from "./services/accounts.js";
+import { jobsService } from "./services/jobs.js";
+import { uploadsService } from "./services/uploads.js";
+import { fileStore } from "./storage/file-store.js";
+
+export async function openContext(config: ServerConfig) {
+  const db = await openDatabase(config.databaseFile);
+  const store = fileStore(config.dataDir);
+  const hub = progressHub();
+  const runner = jobRunner(db, store, hub, { workers: config.workers, testEngineModule: config.testEngineModule });
+  return {
+    config,
+    hub,
+    runner,
+    accounts: accountsService(db, { sessionHours: config.sessionHours }),
+    jobs: jobsService(db, store, runner, hub),
+    uploads: uploadsService(db, store, { maxUploadBytes: config.maxUploadBytes }),
+    async close(): Promise<void> {
+      await runner.stop();
+      await db.destroy();
+    },
+  };
+}
+
+export type AppContext = Awaited<ReturnType<typeof openContext>>;

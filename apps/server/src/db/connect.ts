@@ -1,0 +1,21 @@
+// Opens the database (SQLite file by default) and brings its schema up to date.
+import fs from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { migrateToLatest } from "./migrations.js";
+import type { Database } from "./schema.js";
+
+export type Db = Kysely<Database>;
+
+export async function openDatabase(file: string): Promise<Db> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets readers (lists, polling) proceed while a worker's progress is written.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrateToLatest(db as unknown as Kysely<unknown>);
+  return db;
+}

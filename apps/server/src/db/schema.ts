@@ -1,0 +1,75 @@
+// The database's tables as Kysely sees them. Portable types only (text, integer, bigint, real), so PostgreSQL can follow.
+import type { Generated } from "kysely";
+
+export interface UsersTable {
+  id: string;
+  user_name: string;
+  email: string;
+  /** Lower-cased email: the unique key, so the same address in other case cannot register twice. */
+  email_key: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a stolen database does not yield usable cookies. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  owner_id: string;
+  /** The name the user gave the file; shown and used for downloads, never for paths on disk. */
+  name: string;
+  size: number;
+  sha256: string;
+  format: string;
+  /** "gzip" when the upload is compressed; the worker inflates it before the engine reads it. */
+  compression: string | null;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  description: string;
+  public: number;
+  capability: string;
+  params: string;
+  status: string;
+  percent: number;
+  stage: string;
+  error: string | null;
+  summary: string | null;
+  cancel_requested: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface JobInputsTable {
+  job_id: string;
+  role: string;
+  file_id: string;
+}
+
+export interface JobOutputsTable {
+  job_id: string;
+  name: string;
+  kind: string;
+  size: number;
+  position: Generated<number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  files: FilesTable;
+  jobs: JobsTable;
+  job_inputs: JobInputsTable;
+  job_outputs: JobOutputsTable;
+}

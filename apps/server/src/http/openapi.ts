@@ -1,0 +1,173 @@
+// The OpenAPI document of the JSON API, generated from the contracts' zod schemas (served at /api/openapi.json).
+import {
+  createJobRequest,
+  errorResponse,
+  health,
+  job,
+  legacyCapabilityRequest,
+  legacyDownloadRequest,
+  legacyIdRequest,
+  legacyUpdateRequest,
+  ruleset,
+  sessionResponse,
+  sessionUser,
+  signinRequest,
+  signupRequest,
+  updateJobRequest,
+  uploadedFile,
+} from "@tracemill/contracts";
+import { TRACEMILL_VERSION } from "@tracemill/engine";
+import { type ZodType, z } from "zod";
+
+interface Operation {
+  summary: string;
+  body?: ZodType | "multipart";
+  response?: ZodType | "binary" | "event-stream";
+  status?: number;
+}
+
+const jobList = z.array(job);
+const idParam = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
+
+const operations: Record<string, Record<string, Operation>> = {
+  "/api/health": { get: { summary: "Version and liveness", response: health } },
+  "/api/openapi.json": { get: { summary: "This document" } },
+  "/api/auth/register": {
+    post: { summary: "Create an account", body: signupRequest, response: sessionUser, status: 201 },
+  },
+  "/api/auth/login": {
+    post: { summary: "Sign in; sets the session cookie", body: signinRequest, response: sessionUser },
+  },
+  "/api/auth/session": { get: { summary: "Who is signed in ({} when nobody)", response: sessionResponse } },
+  "/api/auth/logout": { post: { summary: "Sign out; ends the session" } },
+  "/api/files": {
+    get: { summary: "My uploaded files", response: z.array(uploadedFile) },
+    post: {
+      summary: 'Upload one file (multipart field "file"), streamed',
+      body: "multipart",
+      response: uploadedFile,
+      status: 201,
+    },
+  },
+  "/api/rulesets": { get: { summary: "Rulesets for sanitize", response: z.array(ruleset) } },
+  "/api/jobs": {
+    get: { summary: "My jobs, newest first", response: jobList },
+    post: { summary: "Create a job; it is queued", body: createJobRequest, response: job, status: 201 },
+  },
+  "/api/jobs/public": { get: { summary: "Public jobs of everyone (also anonymous)", response: jobList } },
+  "/api/jobs/{id}": {
+    get: { summary: "One job", response: job },
+    patch: { summary: "Change title, description, public flag", body: updateJobRequest, response: job },
+    delete: { summary: "Delete a job and its files (a running job is cancelled first)", status: 204 },
+  },
+  "/api/jobs/{id}/cancel": { post: { summary: "Cancel a queued or running job", response: job } },
+  "/api/jobs/{id}/events": {
+    get: { summary: "Server-sent events: the job now and at each change", response: "event-stream" },
+  },
+  "/api/jobs/{id}/outputs.zip": { get: { summary: "All outputs as one zip, streamed", response: "binary" } },
+  "/api/jobs/{id}/outputs/{name}": { get: { summary: "One output; supports Range", response: "binary" } },
+  "/singup": { post: { summary: "Original product: register", body: signupRequest, response: sessionUser } },
+  "/singin": { post: { summary: "Original product: sign in", body: signinRequest, response: sessionUser } },
+  "/sesion": { post: { summary: "Original product: session check", response: sessionResponse } },
+  "/logout": { post: { summary: "Original product: sign out" } },
+  "/dataSets": { get: { summary: "Original product: my datasets", response: jobList } },
+  "/public/dataSets": { get: { summary: "Original product: public datasets", response: jobList } },
+  "/dataSet/": { post: { summary: "Original product: one dataset", body: legacyIdRequest, response: job } },
+  "/new": {
+    post: {
+      summary: "Original product: create a dataset (same body as POST /api/jobs)",
+      body: createJobRequest,
+      response: job,
+    },
+  },
+  "/update": { put: { summary: "Original product: update a dataset", body: legacyUpdateRequest, response: job } },
+  "/delete": { post: { summary: "Original product: delete a dataset", body: legacyIdRequest } },
+  "/dowload": {
+    post: {
+      summary: "Original product: download one output (file) or all as zip",
+      body: legacyDownloadRequest,
+      response: "binary",
+    },
+  },
+  "/upfile": { post: { summary: "Original product: upload a capture", body: "multipart", response: uploadedFile } },
+  "/upfile/badtrafic": {
+    post: { summary: "Original product: upload an attack capture", body: "multipart", response: uploadedFile },
+  },
+  "/upfile/u2": {
+    post: {
+      summary: "Original product: upload unified2 (or EVE JSON) alerts",
+      body: "multipart",
+      response: uploadedFile,
+    },
+  },
+  "/extract/features": { post: { summary: "Original product: extract", body: legacyCapabilityRequest, response: job } },
+  "/extract/featuresAndLabeling": {
+    post: { summary: "Original product: label (binary)", body: legacyCapabilityRequest, response: job },
+  },
+  "/extract/featuresAndClass": {
+    post: { summary: "Original product: label (multiclass)", body: legacyCapabilityRequest, response: job },
+  },
+  "/clear/dataset": { post: { summary: "Original product: sanitize", body: legacyCapabilityRequest, response: job } },
+  "/merge/dataset": { post: { summary: "Original product: merge", body: legacyCapabilityRequest, response: job } },
+  "/extract/images": { post: { summary: "Original product: images", body: legacyCapabilityRequest, response: job } },
+  "/extract/ipts": {
+    post: { summary: "Original product: inter-packet times", body: legacyCapabilityRequest, response: job },
+  },
+  "/code": { get: { summary: "Source archive app.tar.gz (signed in)", response: "binary" } },
+  "/sampledatasets": { get: { summary: "sampledatasets.tar.gz (signed in)", response: "binary" } },
+};
+
+const jsonSchema = (schema: ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
+
+function responseContent(response: Operation["response"]) {
+  if (!response) return { "application/json": { schema: { type: "object" } } };
+  if (response === "binary") return { "application/octet-stream": { schema: { type: "string", format: "binary" } } };
+  if (response === "event-stream") return { "text/event-stream": { schema: { type: "string" } } };
+  return { "application/json": { schema: jsonSchema(response, "output") } };
+}
+
+export function openApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, methods] of Object.entries(operations)) {
+    paths[path] = {};
+    for (const [method, op] of Object.entries(methods)) {
+      const parameters = [
+        ...(path.includes("{id}") ? idParam : []),
+        ...(path.includes("{name}") ? [{ name: "name", in: "path", required: true, schema: { type: "string" } }] : []),
+      ];
+      paths[path][method] = {
+        summary: op.summary,
+        ...(parameters.length > 0 && { parameters }),
+        ...(op.body && {
+          requestBody: {
+            required: true,
+            content:
+              op.body === "multipart"
+                ? {
+                    "multipart/form-data": {
+                      schema: { type: "object", properties: { file: { type: "string", format: "binary" } } },
+                    },
+                  }
+                : { "application/json": { schema: jsonSchema(op.body, "input") } },
+          },
+        }),
+        responses: {
+          [String(op.status ?? 200)]: {
+            description: "success",
+            content: op.status === 204 ? undefined : responseContent(op.response),
+          },
+          default: {
+            description: "failure: a list of messages",
+            content: { "application/json": { schema: jsonSchema(errorResponse, "output") } },
+          },
+        },
+      };
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Tracemill API", version: TRACEMILL_VERSION },
+    paths,
+  };
+}

@@ -1,0 +1,15 @@
+// Streams several files as one zip (yazl): nothing is buffered whole, so large outputs download at disk speed.
+import type { FastifyReply } from "fastify";
+import yazl from "yazl";
+import { contentDisposition } from "./send-file.js";
+
+export function sendZip(reply: FastifyReply, zipName: string, files: { name: string; path: string }[]) {
+  const zip = new yazl.ZipFile();
+  // Already-compressed outputs (pcap payloads, zips of images) gain little from deflate; CSV and text gain a lot.
+  for (const file of files) zip.addFile(file.path, file.name, { compress: !/\.(zip|gz)$/i.test(file.name) });
+  zip.end();
+  return reply
+    .header("Content-Type", "application/zip")
+    .header("Content-Disposition", contentDisposition(zipName))
+    .send(zip.outputStream);
+}

@@ -1,0 +1,22 @@
+// Messages between the server and a worker process (over the IPC channel of child_process.fork).
+import type { Capability, InputRole } from "@tracemill/contracts";
+import type { OutputFile } from "@tracemill/engine";
+
+export interface RunMessage {
+  type: "run";
+  jobId: string;
+  capability: Capability;
+  params: Record<string, unknown>;
+  /** Paths by role, with "gzip" when the file must be inflated before the engine reads it. */
+  inputs: Partial<Record<InputRole, { path: string; compression: string | null }>>;
+  outDir: string;
+  workDir: string;
+  testEngineModule: string | null;
+}
+
+export type ToWorker = RunMessage | { type: "cancel" };
+
+export type FromWorker =
+  | { type: "progress"; percent: number; stage: string }
+  | { type: "done"; outputs: OutputFile[]; summary: Record<string, unknown> }
+  | { type: "failed"; message: string; code: string };

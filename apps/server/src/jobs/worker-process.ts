@@ -1,0 +1,88 @@
+// Entry of a worker process: runs one job's capability and reports progress and the result over IPC.
+// A crash here ends only this process; the server marks the job failed.
+import fs from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import { jobMessages } from "@tracemill/contracts";
+import { capabilityRunner } from "./capabilities.js";
+import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
+
+const controller = new AbortController();
+
+function send(message: FromWorker): Promise<void> {
+  return new Promise((resolve) => process.send?.(message, undefined, {}, () => resolve()));
+}
+
+/** Inflates gzip inputs into the work directory; the engine reads plain files. */
+async function plainInputs(message: RunMessage): Promise<Record<string, string>> {
+  const paths: Record<string, string> = {};
+  for (const [role, input] of Object.entries(message.inputs)) {
+    if (!input) continue;
+    if (input.compression !== "gzip") {
+      paths[role] = input.path;
+      continue;
+    }
+    fs.mkdirSync(message.workDir, { recursive: true });
+    const target = path.join(message.workDir, role);
+    await pipeline(fs.createReadStream(input.path), zlib.createGunzip(), fs.createWriteStream(target), {
+      signal: controller.signal,
+    });
+    paths[role] = target;
+  }
+  return paths;
+}
+
+/** The typed errors of the core and the engine carry a code and a message written for users. */
+function describe(error: unknown): { message: string; code: string } {
+  const typed = error as { name?: string; code?: unknown; message?: unknown };
+  if (typed?.name === "TracemillError" && typeof typed.code === "string") {
+    return { code: typed.code, message: String(typed.message) };
+  }
+  if (controller.signal.aborted) return { code: "CANCELLED", message: "cancelled" };
+  const detail = error instanceof Error ? error.message : String(error);
+  return { code: "INTERNAL", message: `The job failed because of an internal error: ${detail}` };
+}
+
+async function run(message: RunMessage): Promise<void> {
+  const runner = await capabilityRunner(message.capability, message.testEngineModule);
+  if (!runner) {
+    await send({ type: "failed", code: "UNAVAILABLE", message: `${message.capability}: ${jobMessages.unavailable}` });
+    return;
+  }
+  let lastSent = 0;
+  try {
+    const inputs = await plainInputs(message);
+    const result = await runner(
+      { inputs, params: message.params },
+      {
+        outDir: message.outDir,
+        signal: controller.signal,
+        onProgress: ({ percent, stage }) => {
+          // Progress can come per packet; a few messages a second are plenty for the UI.
+          const now = Date.now();
+          if (now - lastSent < 200 && percent < 100) return;
+          lastSent = now;
+          process.send?.({ type: "progress", percent, stage } satisfies FromWorker);
+        },
+      },
+    );
+    await send({ type: "done", outputs: result.outputs, summary: result.summary });
+  } catch (error) {
+    await send({ type: "failed", ...describe(error) });
+  } finally {
+    fs.rmSync(message.workDir, { recursive: true, force: true });
+  }
+}
+
+process.on("message", (message: ToWorker) => {
+  if (message.type === "cancel") controller.abort();
+  if (message.type === "run") {
+    run(message).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  }
+});
+// The server going away (even by a crash) ends its workers.
+process.on("disconnect", () => process.exit(0));

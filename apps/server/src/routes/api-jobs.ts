@@ -1,0 +1,74 @@
+// /api/files, /api/jobs and their downloads and live progress: each route parses and calls one service function.
+import type {} from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import { streamJobEvents } from "../http/job-events.js";
+import { safeName, sendFile } from "../http/send-file.js";
+import { sendZip } from "../http/send-zip.js";
+import { currentUser } from "../http/session-cookie.js";
+
+type WithId = FastifyRequest<{ Params: { id: string } }>;
+
+export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const userOf = currentUser(ctx.accounts);
+
+  app.get("/api/files", async (request) => ctx.uploads.list(await userOf(request)));
+
+  app.post("/api/files", async (request, reply) => {
+    const user = await userOf(request);
+    const file = await ctx.uploads.upload(user, await incomingFile(request));
+    return reply.code(201).send(file);
+  });
+
+  app.get("/api/rulesets", async () => [
+    {
+      id: "default",
+      name: "Suricata's installed rules",
+      description: "the ruleset installed with Suricata on this server",
+    },
+  ]);
+
+  app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
+  app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));
+  app.post("/api/jobs", async (request, reply) =>
+    reply.code(201).send(await ctx.jobs.create(await userOf(request), request.body)),
+  );
+  app.get("/api/jobs/:id", async (request: WithId) => ctx.jobs.get(await userOf(request), request.params.id));
+  app.patch("/api/jobs/:id", async (request: WithId) =>
+    ctx.jobs.update(await userOf(request), request.params.id, request.body),
+  );
+  app.delete("/api/jobs/:id", async (request: WithId, reply) => {
+    await ctx.jobs.remove(await userOf(request), request.params.id);
+    return reply.code(204).send();
+  });
+  app.post("/api/jobs/:id/cancel", async (request: WithId) =>
+    ctx.jobs.cancel(await userOf(request), request.params.id),
+  );
+
+  app.get("/api/jobs/:id/events", async (request: WithId, reply) => {
+    const user = await userOf(request);
+    await ctx.jobs.readable(request.params.id, user);
+    streamJobEvents(request, reply, ctx, user, request.params.id);
+  });
+
+  app.get("/api/jobs/:id/outputs.zip", async (request: WithId, reply) => {
+    const { job, files } = await ctx.jobs.outputs(await userOf(request), request.params.id);
+    return sendZip(reply, `${safeName(job.title, job.id)}.zip`, files);
+  });
+
+  app.get(
+    "/api/jobs/:id/outputs/:name",
+    async (request: FastifyRequest<{ Params: { id: string; name: string } }>, reply) => {
+      const output = await ctx.jobs.output(await userOf(request), request.params.id, request.params.name);
+      return sendFile(request, reply, output.path, `${safeName(output.job.title, output.job.id)}_${output.name}`);
+    },
+  );
+}
+
+/** The multipart field "file" as a stream (never buffered), or undefined when the request has none. */
+export async function incomingFile(request: FastifyRequest) {
+  if (!request.isMultipart()) return undefined;
+  const part = await request.file();
+  if (!part) return undefined;
+  return { name: part.filename, stream: part.file, truncated: () => part.file.truncated };
+}

@@ -1,0 +1,47 @@
+// Turns job rows into the Job clients see (contracts), loading inputs and outputs for many jobs in two queries.
+import type { Capability, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
+import type { FileRow } from "../repositories/files.js";
+import type { JobRow, jobsRepository } from "../repositories/jobs.js";
+
+export function fileView(file: FileRow): UploadedFile {
+  return {
+    id: file.id,
+    name: file.name,
+    size: Number(file.size),
+    sha256: file.sha256,
+    format: file.format,
+    compression: file.compression === "gzip" ? "gzip" : null,
+    createdAt: file.created_at,
+  };
+}
+
+export async function jobViews(
+  jobs: ReturnType<typeof jobsRepository>,
+  rows: JobRow[],
+  viewerId: string | null,
+): Promise<Job[]> {
+  const ids = rows.map((r) => r.id);
+  const [inputs, outputs] = await Promise.all([jobs.inputsOf(ids), jobs.outputsOf(ids)]);
+  return rows.map((row) => ({
+    id: row.id,
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    public: row.public === 1,
+    capability: row.capability as Capability,
+    params: JSON.parse(row.params) as Record<string, unknown>,
+    status: row.status as JobStatus,
+    progress: { percent: row.percent, stage: row.stage },
+    error: row.error,
+    owner: { userName: row.owner_name },
+    isOwner: viewerId === row.owner_id,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    inputs: inputs.filter((i) => i.job_id === row.id).map((i) => ({ ...fileView(i), role: i.role as InputRole })),
+    outputs: outputs
+      .filter((o) => o.job_id === row.id)
+      .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size) })),
+    summary: row.summary ? (JSON.parse(row.summary) as Record<string, unknown>) : null,
+  }));
+}

@@ -1,0 +1,241 @@
+// Jobs: create (validating capability, parameters and inputs), list, read, update, delete, cancel — with the rule
+// that a private job exists only for its owner (everyone else gets 404).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import {
+  type Capability,
+  createJobRequest,
+  type FileRef,
+  formatsByRole,
+  type InputRole,
+  inputRolesByCapability,
+  type Job,
+  jobMessages,
+  paramsByCapability,
+  updateJobRequest,
+} from "@tracemill/contracts";
+import type { Db } from "../db/connect.js";
+import type { ProgressHub } from "../jobs/progress-hub.js";
+import type { JobRunner } from "../jobs/runner.js";
+import { filesRepository } from "../repositories/files.js";
+import { type JobRow, jobsRepository } from "../repositories/jobs.js";
+import type { FileStore } from "../storage/file-store.js";
+import { SNIFF_BYTES, sniffFormat } from "../storage/sniff-format.js";
+import type { CurrentUser } from "./accounts.js";
+import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
+import { jobViews } from "./job-view.js";
+
+const finished = new Set(["succeeded", "failed", "cancelled"]);
+
+function requiredRoles(capability: Capability, params: Record<string, unknown>): InputRole[] {
+  if (capability !== "label") return inputRolesByCapability[capability].required;
+  return params.mode === "multiclass" ? ["capture", "alerts"] : ["capture", "attacks"];
+}
+
+export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: ProgressHub) {
+  const jobs = jobsRepository(db);
+  const files = filesRepository(db);
+
+  const canRead = (row: JobRow, user: CurrentUser | null) => row.public === 1 || row.owner_id === user?.id;
+
+  /** The job if this user may read it; 404 otherwise, so private jobs do not reveal they exist. */
+  async function readable(id: string, user: CurrentUser | null): Promise<JobRow> {
+    const row = await jobs.byId(id);
+    if (!row || !canRead(row, user)) throw notFound();
+    return row;
+  }
+
+  /** The job if this user owns it; a public job of someone else is 403, a private one 404. */
+  async function owned(id: string, user: CurrentUser | null): Promise<JobRow> {
+    const row = await readable(id, user);
+    if (!user) throw signInRequired();
+    if (row.owner_id !== user.id) throw new HttpError(403, ["Only the owner can change this job"]);
+    return row;
+  }
+
+  async function view(row: JobRow, user: CurrentUser | null): Promise<Job> {
+    const [job] = await jobViews(jobs, [row], user?.id ?? null);
+    return job;
+  }
+
+  /** Resolves an input to a file of the user's: an upload of theirs, or a copy of a readable job's output. */
+  async function resolveInput(ref: FileRef, user: CurrentUser): Promise<string> {
+    if ("fileId" in ref) {
+      const file = await files.byId(ref.fileId);
+      if (!file || file.owner_id !== user.id) throw new HttpError(400, [jobMessages.fileNotFound]);
+      return file.id;
+    }
+    const source = await jobs.byId(ref.jobId);
+    if (!source || !canRead(source, user)) throw new HttpError(400, [jobMessages.fileNotFound]);
+    const [output] = (await jobs.outputsOf([source.id])).filter((o) => o.name === ref.output);
+    if (source.status !== "succeeded") throw new HttpError(400, [jobMessages.notFinished]);
+    if (!output) throw new HttpError(400, [jobMessages.fileNotFound]);
+    const outputPath = `${store.outputDir(source.id)}/${output.name}`;
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const fd = fs.openSync(outputPath, "r");
+    const length = fs.readSync(fd, head, 0, SNIFF_BYTES, 0);
+    fs.closeSync(fd);
+    let sniffed: ReturnType<typeof sniffFormat>;
+    try {
+      sniffed = sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
+    } catch {
+      throw new HttpError(400, [`${jobMessages.wrongFormat}: ${output.name} is not a file any capability reads`]);
+    }
+    const id = crypto.randomUUID();
+    store.importFile(outputPath, id);
+    await files.insert({
+      id,
+      owner_id: user.id,
+      name: output.name,
+      size: Number(output.size),
+      sha256: await sha256Of(outputPath),
+      format: sniffed.format,
+      compression: sniffed.compression,
+      created_at: new Date().toISOString(),
+    });
+    return id;
+  }
+
+  return {
+    readable,
+
+    async create(user: CurrentUser | null, body: unknown): Promise<Job> {
+      if (!user) throw signInRequired();
+      const parsed = createJobRequest.safeParse(body ?? {});
+      if (!parsed.success) throw validationError(parsed.error);
+      const request = parsed.data;
+      const params = paramsByCapability[request.capability].safeParse(request.params);
+      if (!params.success) {
+        throw new HttpError(
+          400,
+          params.error.issues.map((i) => `Invalid parameter ${i.path.join(".") || "params"}: ${i.message}`),
+        );
+      }
+      const required = requiredRoles(request.capability, params.data);
+      const allowed = new Set([...required, ...inputRolesByCapability[request.capability].optional]);
+      const problems: string[] = [];
+      for (const role of required) if (!request.inputs[role]) problems.push(`${jobMessages.inputRequired} ${role}`);
+      for (const role of Object.keys(request.inputs)) {
+        if (!allowed.has(role as InputRole)) problems.push(`${jobMessages.inputNotAllowed} ${role}`);
+      }
+      if (problems.length > 0) throw new HttpError(400, problems);
+
+      const inputs: { role: InputRole; fileId: string }[] = [];
+      for (const [role, ref] of Object.entries(request.inputs) as [InputRole, FileRef][]) {
+        const fileId = await resolveInput(ref, user);
+        const file = await files.byId(fileId);
+        if (!file || !formatsByRole[role].includes(file.format as never)) {
+          throw new HttpError(400, [
+            `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
+          ]);
+        }
+        inputs.push({ role, fileId });
+      }
+      const id = crypto.randomUUID();
+      await jobs.insert(
+        {
+          id,
+          owner_id: user.id,
+          title: request.title,
+          description: request.description,
+          public: request.public ? 1 : 0,
+          capability: request.capability,
+          params: JSON.stringify(params.data),
+          status: "queued",
+          percent: 0,
+          stage: "queued",
+          error: null,
+          summary: null,
+          cancel_requested: 0,
+          created_at: new Date().toISOString(),
+          started_at: null,
+          finished_at: null,
+        },
+        inputs,
+      );
+      runner.wake();
+      return view((await jobs.byId(id))!, user);
+    },
+
+    async listMine(user: CurrentUser | null): Promise<Job[]> {
+      if (!user) throw signInRequired();
+      return jobViews(jobs, await jobs.listByOwner(user.id), user.id);
+    },
+
+    async listPublic(user: CurrentUser | null): Promise<Job[]> {
+      return jobViews(jobs, await jobs.listPublic(), user?.id ?? null);
+    },
+
+    async get(user: CurrentUser | null, id: string): Promise<Job> {
+      return view(await readable(id, user), user);
+    },
+
+    async update(user: CurrentUser | null, id: string, body: unknown): Promise<Job> {
+      const row = await owned(id, user);
+      const parsed = updateJobRequest.safeParse(body ?? {});
+      if (!parsed.success) throw validationError(parsed.error);
+      const { title, description, public: isPublic } = parsed.data;
+      await jobs.update(row.id, {
+        ...(title !== undefined && { title }),
+        ...(description !== undefined && { description }),
+        ...(isPublic !== undefined && { public: isPublic ? 1 : 0 }),
+      });
+      hub.changed(row.id);
+      return view((await jobs.byId(row.id))!, user);
+    },
+
+    async remove(user: CurrentUser | null, id: string): Promise<void> {
+      const row = await owned(id, user);
+      if (row.status === "running") {
+        await jobs.update(row.id, { cancel_requested: 1 });
+        await runner.cancel(row.id);
+      }
+      const unshared = await files.unsharedInputsOf(row.id);
+      await jobs.remove(row.id);
+      await files.remove(unshared);
+      store.removeFiles(unshared);
+      store.removeJob(row.id);
+      hub.changed(row.id);
+    },
+
+    async cancel(user: CurrentUser | null, id: string): Promise<Job> {
+      const row = await owned(id, user);
+      if (finished.has(row.status)) throw new HttpError(409, ["The job has already finished"]);
+      const now = new Date().toISOString();
+      const wasQueued = await jobs.transition(row.id, ["queued"], {
+        status: "cancelled",
+        stage: "cancelled",
+        finished_at: now,
+        cancel_requested: 1,
+      });
+      if (!wasQueued) {
+        await jobs.update(row.id, { cancel_requested: 1 });
+        await runner.cancel(row.id);
+      }
+      hub.changed(row.id);
+      return view((await jobs.byId(row.id))!, user);
+    },
+
+    /** Path of an output of a readable job, by its name as listed in the job (never a path from the request). */
+    async output(user: CurrentUser | null, id: string, name: string) {
+      const row = await readable(id, user);
+      const [output] = (await jobs.outputsOf([row.id])).filter((o) => o.name === name);
+      if (!output) throw notFound();
+      return { job: row, name: output.name, path: `${store.outputDir(row.id)}/${output.name}` };
+    },
+
+    async outputs(user: CurrentUser | null, id: string) {
+      const row = await readable(id, user);
+      const outputs = await jobs.outputsOf([row.id]);
+      return { job: row, files: outputs.map((o) => ({ name: o.name, path: `${store.outputDir(row.id)}/${o.name}` })) };
+    },
+  };
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+export type JobsService = ReturnType<typeof jobsService>;
