@@ -1,0 +1,63 @@
+// The IPT capability: the feature CSV plus one line of inter-packet times per session, in the CSV's row order.
+import path from "node:path";
+import { IptSeries, OrderedRows } from "@tracemill/core";
+import type { CapabilityResult, RunOptions } from "../capability.js";
+import { BufferedFile } from "../label/buffered-file.js";
+import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
+import { writeSummary } from "../label/summary-file.js";
+
+export const IPT_FILE = "ipt.txt";
+export const IPT_CSV_FILE = "features.csv";
+
+export interface IptOptions extends SessionPassOptions {
+  /** Negative gaps for packets of the session's backward side. */
+  signed?: boolean;
+}
+
+/** Writes ipt.txt, features.csv and summary.json into `run.outDir`. */
+export async function extractIpt(capture: string, options: IptOptions, run: RunOptions): Promise<CapabilityResult> {
+  const signed = options.signed === true;
+  const ipt = new BufferedFile(path.join(run.outDir, IPT_FILE));
+  const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end));
+  let gaps = 0;
+  let count = 0;
+  try {
+    const pass = await runSessionPass(
+      capture,
+      path.join(run.outDir, IPT_CSV_FILE),
+      [],
+      {
+        createState: () => new IptSeries(),
+        onStart: (series) => series.reset(),
+        onPacket: (series, _session, packet) => series.add(packet.time, packet.forward),
+        onEnd(series, session) {
+          series.write(signed);
+          gaps += series.gapCount;
+          count++;
+          lines.put(session.seq, series.bytes, series.length);
+        },
+      },
+      options,
+      run,
+    );
+    await ipt.finish();
+    const summary = {
+      capture: path.basename(capture),
+      options: { ...options, signed },
+      ...pass,
+      ipt: { lines: count, gaps, signed },
+    };
+    await writeSummary(run.outDir, summary);
+    return {
+      outputs: [
+        { name: IPT_FILE, kind: "ipt-txt" },
+        { name: IPT_CSV_FILE, kind: "features-csv" },
+        { name: "summary.json", kind: "summary-json" },
+      ],
+      summary,
+    };
+  } catch (error) {
+    await ipt.discard();
+    throw error;
+  }
+}
