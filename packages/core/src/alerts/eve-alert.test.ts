@@ -1,0 +1,127 @@
+// EVE alert lines and classification.config: the normalized Alert keeps what labelling and unified2 need.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseClassificationConfig } from "./classification.js";
+import { parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
+import { formatIpAddress, parseIpAddress } from "./ip-address.js";
+
+const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/alerts");
+const classifications = parseClassificationConfig(
+  fs.readFileSync(path.join(fixtures, "classification.config"), "utf8"),
+);
+
+describe("classification.config", () => {
+  it("numbers classtypes by position and keeps description and priority", () => {
+    expect(classifications.entries.length).toBe(43);
+    expect(classifications.byId(1)).toEqual({
+      id: 1,
+      name: "not-suspicious",
+      description: "Not Suspicious Traffic",
+      priority: 3,
+    });
+    expect(classifications.byName("trojan-activity")).toMatchObject({ id: 21, priority: 1 });
+    expect(classifications.byDescription("A Network Trojan was detected")?.name).toBe("trojan-activity");
+  });
+
+  it("lets a repeated name update its entry without renumbering", () => {
+    const table = parseClassificationConfig(
+      "# comment\nconfig classification: a,First, with comma,2\nconfig classification: b,B,1\nconfig classification: a,Again,3\n",
+    );
+    expect(table.entries.map((e) => [e.id, e.name, e.description, e.priority])).toEqual([
+      [1, "a", "Again", 3],
+      [2, "b", "B", 1],
+    ]);
+    expect(parseClassificationConfig("config classification: x,Has, commas,4").byId(1)?.description).toBe(
+      "Has, commas",
+    );
+  });
+
+  it("rejects a malformed line with its number", () => {
+    expect(() => parseClassificationConfig("\nconfig classification: broken", "c.config")).toThrow(
+      /c.config: line 2 is not/,
+    );
+  });
+});
+
+describe("EVE alert lines", () => {
+  const lines = fs.readFileSync(path.join(fixtures, "eve-bug-28.json"), "utf8").trim().split("\n");
+
+  it("normalizes a Suricata 7 alert, flow id kept exactly", () => {
+    const alert = parseEveAlertLine(lines[0], classifications);
+    expect(alert).toMatchObject({
+      tsSec: 1259086524,
+      tsNsec: 414425000,
+      ipVersion: 4,
+      protocol: 6,
+      src: "192.168.2.7",
+      dst: "208.75.250.50",
+      srcPort: 1041,
+      dstPort: 80,
+      gid: 1,
+      sid: 2001340,
+      rev: 9,
+      classId: 21,
+      className: "trojan-activity",
+      priority: 1,
+      signature: "ET MALWARE LocalNRD Spyware Checkin (Original Sig Fails to Fire)",
+      blocked: false,
+      flowId: "2144043525024620",
+      flowStart: { tsSec: 1259086431, tsNsec: 433663000 },
+    });
+    // The alert fired on a stream pseudo-packet: Suricata logs it with link type 1 and raw IPv4 bytes.
+    expect(alert?.packet?.data[0]).toBe(0x45);
+  });
+
+  it("ignores other event types and rejects a broken alert line", () => {
+    const flowLine = lines.find((l) => l.includes('"event_type":"flow"'));
+    expect(flowLine).toBeDefined();
+    expect(parseEveAlertLine(flowLine ?? "")).toBeUndefined();
+    expect(() =>
+      parseEveAlertLine('{"event_type":"alert", "timestamp"', undefined, { file: "e.json", line: 3 }),
+    ).toThrow("e.json, line 3 is not JSON");
+  });
+
+  it("keeps a category the classification file does not list as the class name", () => {
+    const line = lines[0].replace("A Network Trojan was detected", "Something new");
+    expect(parseEveAlertLine(line, classifications)).toMatchObject({ classId: 0, className: "Something new" });
+  });
+
+  it("uses ICMP type and code as ports and reads IPv6 in any spelling", () => {
+    const line =
+      '{"timestamp":"2020-01-01T01:00:00.5+0100","event_type":"alert","src_ip":"2001:0db8:0000:0000:0000:0000:0000:0001","dest_ip":"ff02::1","proto":"IPv6-ICMP","icmp_type":128,"icmp_code":0,"pcap_cnt":7,"alert":{"signature_id":1,"severity":2}}';
+    expect(parseEveAlertLine(line)).toMatchObject({
+      tsSec: 1577836800,
+      tsNsec: 500000000,
+      ipVersion: 6,
+      protocol: 58,
+      src: "2001:db8::1",
+      dst: "ff02::1",
+      srcPort: 128,
+      dstPort: 0,
+      priority: 2,
+      packetNumber: 7,
+    });
+  });
+});
+
+describe("timestamps and addresses", () => {
+  it("parses EVE timestamps with offsets and any fraction length", () => {
+    expect(parseEveTimestamp("1970-01-01T00:00:01.000000001Z")).toEqual({ tsSec: 1, tsNsec: 1 });
+    expect(parseEveTimestamp("1970-01-01T00:00:00-01:30")).toEqual({ tsSec: 5400, tsNsec: 0 });
+    expect(parseEveTimestamp("yesterday")).toBeUndefined();
+  });
+
+  it("formats addresses canonically (RFC 5952) and rejects invalid ones", () => {
+    const cases: [string, string][] = [
+      ["::", "::"],
+      ["1:0:0:2:0:0:0:3", "1:0:0:2::3"],
+      ["::ffff:10.0.0.1", "::ffff:a00:1"],
+      ["FE80:0:0:0:0:0:0:1", "fe80::1"],
+      ["1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"],
+      ["10.1.2.3", "10.1.2.3"],
+    ];
+    for (const [text, canonical] of cases) expect(formatIpAddress(parseIpAddress(text) as Uint8Array)).toBe(canonical);
+    for (const bad of ["1::2::3", "10.0.0.256", "1:2:3:4:5:6:7:8:9", "x"]) expect(parseIpAddress(bad)).toBeUndefined();
+  });
+});

@@ -1,0 +1,137 @@
+// Reads one line of Suricata's EVE JSON into the normalized Alert (non-alert events are ignored).
+import { TracemillError } from "../errors.js";
+import type { Alert } from "./alert.js";
+import { decodeBase64 } from "./base64.js";
+import type { ClassificationTable } from "./classification.js";
+import { formatIpAddress, parseIpAddress } from "./ip-address.js";
+
+const protocolNumbers: Record<string, number> = {
+  TCP: 6,
+  UDP: 17,
+  ICMP: 1,
+  "IPV6-ICMP": 58,
+  ICMPV6: 58,
+  SCTP: 132,
+  GRE: 47,
+  ESP: 50,
+  AH: 51,
+  IGMP: 2,
+};
+
+/** Where a line came from, for error messages. */
+export interface EveSource {
+  file?: string;
+  line?: number;
+}
+
+/**
+ * Parses one EVE line. Returns undefined for events other than alerts; throws BAD_INPUT for a line that is not JSON
+ * or an alert missing what an alert must have. The classification table turns EVE's category text into the
+ * classtype's id and short name.
+ */
+export function parseEveAlertLine(
+  line: string,
+  classifications?: ClassificationTable,
+  source: EveSource = {},
+): Alert | undefined {
+  if (!line.includes('"event_type":"alert"') && !line.includes('"event_type": "alert"')) return undefined;
+  let event: EveAlertEvent;
+  try {
+    event = JSON.parse(line) as EveAlertEvent;
+  } catch {
+    throw badLine("is not JSON", source);
+  }
+  if (event.event_type !== "alert") return undefined;
+  const alert = event.alert;
+  const ts = parseEveTimestamp(event.timestamp ?? "");
+  const src = parseIpAddress(event.src_ip ?? "");
+  const dst = parseIpAddress(event.dest_ip ?? "");
+  if (!alert || !ts || !src || !dst || src.length !== dst.length) {
+    throw badLine("is an alert without timestamp, addresses or alert fields", source);
+  }
+  const protocol = protocolNumber(event.proto);
+  const classification = alert.category ? classifications?.byDescription(alert.category) : undefined;
+  const icmp = event.icmp_type !== undefined;
+  // flow_id is a 64-bit integer that JSON.parse would round, so it is taken from the text.
+  const flowId = /"flow_id":\s*(\d+)/.exec(line)?.[1];
+  const flowStart = event.flow?.start ? parseEveTimestamp(event.flow.start) : undefined;
+  const packet =
+    typeof event.packet === "string" && event.packet_info?.linktype !== undefined
+      ? decodeBase64(event.packet)
+      : undefined;
+  const result: Alert = {
+    tsSec: ts.tsSec,
+    tsNsec: ts.tsNsec,
+    ipVersion: src.length === 16 ? 6 : 4,
+    protocol,
+    src: formatIpAddress(src),
+    dst: formatIpAddress(dst),
+    srcPort: icmp ? (event.icmp_type ?? 0) : (event.src_port ?? 0),
+    dstPort: icmp ? (event.icmp_code ?? 0) : (event.dest_port ?? 0),
+    gid: alert.gid ?? 1,
+    sid: alert.signature_id ?? 0,
+    rev: alert.rev ?? 0,
+    classId: classification?.id ?? 0,
+    className: classification?.name ?? alert.category ?? "",
+    priority: alert.severity ?? classification?.priority ?? 3,
+    signature: alert.signature ?? "",
+    blocked: alert.action === "blocked",
+  };
+  if (flowId) result.flowId = flowId;
+  if (flowStart) result.flowStart = flowStart;
+  if (event.pcap_cnt) result.packetNumber = event.pcap_cnt;
+  if (packet && packet.length > 0) result.packet = { linkType: event.packet_info?.linktype ?? 1, data: packet };
+  return result;
+}
+
+/** Parses EVE's "2009-11-24T18:15:24.414425+0000" (any fraction length, any offset) to epoch seconds + ns. */
+export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number } | undefined {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
+  if (!m) return undefined;
+  const local = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  let offset = 0;
+  if (m[8] && m[8] !== "Z") {
+    const digits = m[8].replace(":", "");
+    offset = (digits[0] === "-" ? -1 : 1) * (Number(digits.slice(1, 3)) * 3600 + Number(digits.slice(3, 5)) * 60);
+  }
+  return { tsSec: local - offset, tsNsec: Number((m[7] ?? "").padEnd(9, "0")) };
+}
+
+function protocolNumber(proto: string | number | undefined): number {
+  if (typeof proto === "number") return proto;
+  if (!proto) return 0;
+  const known = protocolNumbers[proto.toUpperCase()];
+  if (known !== undefined) return known;
+  const value = Number(proto);
+  return Number.isInteger(value) ? value : 0;
+}
+
+function badLine(what: string, source: EveSource): TracemillError {
+  const where = `${source.file ?? "eve.json"}${source.line ? `, line ${source.line}` : ""}`;
+  return new TracemillError("BAD_INPUT", `${where} ${what}`, { file: source.file, line: source.line });
+}
+
+interface EveAlertEvent {
+  timestamp?: string;
+  event_type?: string;
+  src_ip?: string;
+  dest_ip?: string;
+  src_port?: number;
+  dest_port?: number;
+  icmp_type?: number;
+  icmp_code?: number;
+  proto?: string | number;
+  pcap_cnt?: number;
+  alert?: {
+    action?: string;
+    gid?: number;
+    signature_id?: number;
+    rev?: number;
+    signature?: string;
+    category?: string;
+    severity?: number;
+  };
+  flow?: { start?: string };
+  packet?: string;
+  packet_info?: { linktype?: number };
+}

@@ -1,0 +1,81 @@
+// IPv4/IPv6 addresses as text and bytes, so alerts from EVE (text) and unified2 (bytes) compare equal.
+
+/** Formats 4 bytes as dotted quad, 16 bytes as RFC 5952 text (lower case, longest zero run compressed). */
+export function formatIpAddress(bytes: Uint8Array): string {
+  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  if (bytes.length !== 16) throw new RangeError(`an IP address has 4 or 16 bytes, not ${bytes.length}`);
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[i] << 8) | bytes[i + 1]);
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestStart < 0) return hex.join(":");
+  return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
+}
+
+/** Parses dotted-quad IPv4 or IPv6 text (full, compressed or with an embedded IPv4 tail); undefined when invalid. */
+export function parseIpAddress(text: string): Uint8Array | undefined {
+  if (text.includes(":")) return parseIpv6(text);
+  return parseIpv4(text);
+}
+
+function parseIpv4(text: string): Uint8Array | undefined {
+  const parts = text.split(".");
+  if (parts.length !== 4) return undefined;
+  const bytes = new Uint8Array(4);
+  for (let i = 0; i < 4; i++) {
+    if (!/^\d{1,3}$/.test(parts[i])) return undefined;
+    const value = Number(parts[i]);
+    if (value > 255) return undefined;
+    bytes[i] = value;
+  }
+  return bytes;
+}
+
+function parseIpv6(text: string): Uint8Array | undefined {
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const head = groupsOf(halves[0]);
+  const tail = halves.length === 2 ? groupsOf(halves[1]) : [];
+  if (!head || !tail) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  const bytes = new Uint8Array(16);
+  groups.forEach((g, i) => {
+    bytes[i * 2] = g >> 8;
+    bytes[i * 2 + 1] = g & 0xff;
+  });
+  return bytes;
+}
+
+function groupsOf(text: string): number[] | undefined {
+  if (text === "") return [];
+  const parts = text.split(":");
+  const groups: number[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (i === parts.length - 1 && part.includes(".")) {
+      const v4 = parseIpv4(part);
+      if (!v4) return undefined;
+      groups.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
+    } else {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
+      groups.push(Number.parseInt(part, 16));
+    }
+  }
+  return groups;
+}

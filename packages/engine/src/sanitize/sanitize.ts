@@ -1,0 +1,229 @@
+// The sanitize capability: Suricata over the capture, then an exact split by session into clean and attack captures,
+// alerts kept as eve.json and alerts.u2, and a summary. Reads top to bottom in `sanitize`.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type Alert, parseClassificationConfig, parseIpAddress, TracemillError } from "@tracemill/core";
+import type { CapabilityResult, RunOptions } from "../capability.js";
+import { AlertCounter } from "./alert-summary.js";
+import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
+import { readEveAlerts, readEveFlows, toUs } from "./eve-files.js";
+import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
+import { type SplitResult, splitCapture } from "./split-capture.js";
+import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
+import { Unified2File } from "./unified2-file.js";
+
+export interface SanitizeOptions {
+  /** Ruleset directory (a name is resolved by the caller, see resolveRuleset); default: the bundled rules/default. */
+  ruleset?: string;
+  /** Rules files to use instead of a ruleset's. */
+  ruleFiles?: string[];
+  /** classification.config to use; default: the ruleset's, else Suricata's own. */
+  classificationFile?: string;
+  /**
+   * Severity threshold: a session is an attack when one of its alerts has priority ≤ minSeverity (1 is the most
+   * severe). Default: every alert counts, whatever its priority.
+   */
+  minSeverity?: number;
+  /** Extra Suricata runs over clean output that move any session still alerting to the attacks (default 2, 0 = none). */
+  verifyPasses?: number;
+  suricataPath?: string;
+  /** Time limit of each Suricata run, in milliseconds (default 2 hours). */
+  timeoutMs?: number;
+  runmode?: "single" | "autofp";
+  homeNet?: string;
+  externalNet?: string;
+}
+
+interface PassReport {
+  capture: "input" | "clean";
+  suricataSeconds: number;
+  alerts: number;
+  /** Alerts at or above the threshold. */
+  counted: number;
+}
+
+export async function sanitize(capture: string, options: SanitizeOptions, run: RunOptions): Promise<CapabilityResult> {
+  const setup = await resolveSetup(options, run.signal);
+  await fs.access(capture).catch(() => {
+    throw new TracemillError("NOT_FOUND", `${capture} does not exist or cannot be read`, { file: capture });
+  });
+  const minSeverity = options.minSeverity ?? Number.POSITIVE_INFINITY;
+  const verifyPasses = options.verifyPasses ?? 2;
+  const classifications = parseClassificationConfig(
+    await fs.readFile(setup.classificationFile, "utf8"),
+    setup.classificationFile,
+  );
+  const progress = (percent: number, stage: string) => run.onProgress?.({ percent, stage });
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), "tracemill-sanitize-"));
+  const written: string[] = [];
+  const outFile = (name: string) => {
+    const file = path.join(run.outDir, name);
+    written.push(file);
+    return file;
+  };
+  try {
+    const sessions = new AttackSessions();
+    const counter = new AlertCounter();
+    const u2 = new Unified2File(outFile("alerts.u2"));
+    const eve = await fs.open(outFile("eve.json"), "w");
+    const passes: PassReport[] = [];
+    let suricata: SuricataRun | undefined;
+    let unsessioned = 0;
+
+    // Each Suricata run adds the sessions it alerted on; later runs read the clean output, whose packet numbers
+    // map back to the input through the split's index.
+    const collect = async (target: string, cleanIndex?: Uint32Array): Promise<number> => {
+      const pass = passes.length + 1;
+      progress(
+        pass === 1 ? 0 : 60,
+        pass === 1 ? "running Suricata" : `running Suricata on the clean capture (${pass})`,
+      );
+      suricata = await runSuricataOnCapture(target, setup, path.join(work, `pass-${pass}`));
+      const fallback = new Map<string, AttackFlow>();
+      const report: PassReport = {
+        capture: pass === 1 ? "input" : "clean",
+        suricataSeconds: suricata.seconds,
+        alerts: 0,
+        counted: 0,
+      };
+      await readEveAlerts(suricata.eveFile, classifications, (alert) => {
+        report.alerts++;
+        counter.add(alert);
+        u2.write(alert);
+        if (alert.priority > minSeverity) return;
+        report.counted++;
+        if (alert.flowId) fallback.set(alert.flowId, fallbackFlow(alert));
+        else unsessioned++;
+        if (alert.packetNumber) {
+          sessions.addPacketNumber(cleanIndex ? cleanIndex[alert.packetNumber - 1] + 1 : alert.packetNumber);
+        }
+      });
+      await eve.appendFile(await fs.readFile(suricata.eveFile));
+      const flows = await readEveFlows(suricata.flowsFile, new Set(fallback.keys()));
+      for (const [id, flow] of fallback) sessions.addFlow(flows.get(id) ?? flow);
+      passes.push(report);
+      return report.counted;
+    };
+
+    await collect(capture);
+    const split = (): Promise<SplitResult> =>
+      splitCapture(capture, sessions, run.outDir, {
+        onProgress: (fraction) => progress(40 + Math.round(fraction * 20), "splitting the capture"),
+        signal: run.signal,
+      });
+    let result = await split();
+    written.push(...result.outputs.map((o) => path.join(run.outDir, o.name)));
+    let verified = sessions.empty;
+    for (let extra = 0; extra < verifyPasses && !verified; extra++) {
+      const counted = await collect(path.join(run.outDir, result.clean.name), result.cleanIndex);
+      if (counted === 0) verified = true;
+      else result = await split();
+    }
+    await u2.close();
+    await eve.close();
+
+    const summary = {
+      capture: path.basename(capture),
+      ruleset: { ruleFiles: setup.ruleFiles, classificationFile: setup.classificationFile },
+      suricata: {
+        version: suricata?.version ?? "",
+        seconds: round(passes.reduce((sum, p) => sum + p.suricataSeconds, 0)),
+        ruleErrors: suricata?.ruleErrors ?? [],
+      },
+      minSeverity: Number.isFinite(minSeverity) ? minSeverity : null,
+      passes: passes.map((p) => ({ ...p, suricataSeconds: round(p.suricataSeconds) })),
+      verified,
+      alerts: {
+        total: counter.total,
+        atOrAboveThreshold: passes.reduce((sum, p) => sum + p.counted, 0),
+        withoutFlow: unsessioned,
+        notInUnified2: u2.skipped,
+        bySignature: counter.signatures(),
+        byClasstype: counter.classtypes(),
+      },
+      alertedFlows: sessions.flowCount,
+      packets: { input: result.packets, clean: result.clean.packets, attacks: result.attacks.packets },
+      sessions: { clean: result.clean.sessions, attacks: result.attacks.sessions },
+      outputFormat: result.format,
+    };
+    await fs.writeFile(outFile("summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+    progress(100, "done");
+    return {
+      outputs: [
+        ...result.outputs,
+        { name: "alerts.u2", kind: "alerts-u2" },
+        { name: "eve.json", kind: "eve-json" },
+        { name: "summary.json", kind: "summary-json" },
+      ],
+      summary,
+    };
+  } catch (error) {
+    await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    throw error;
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+async function resolveSetup(options: SanitizeOptions, signal?: AbortSignal): Promise<SuricataRunSetup> {
+  if (options.minSeverity !== undefined && !(Number.isInteger(options.minSeverity) && options.minSeverity >= 1)) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `the severity threshold must be a whole number ≥ 1, not ${options.minSeverity}`,
+    );
+  }
+  if (options.verifyPasses !== undefined && !(Number.isInteger(options.verifyPasses) && options.verifyPasses >= 0)) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `verification passes must be a whole number ≥ 0, not ${options.verifyPasses}`,
+    );
+  }
+  let ruleFiles: string[];
+  let classificationFile = options.classificationFile;
+  if (options.ruleFiles && options.ruleFiles.length > 0) {
+    ruleFiles = options.ruleFiles.map((f) => path.resolve(f));
+    for (const file of ruleFiles) {
+      await fs.access(file).catch(() => {
+        throw new TracemillError("NOT_FOUND", `rules file ${file} does not exist or cannot be read`, { file });
+      });
+    }
+    classificationFile ??= suricataClassificationFile;
+  } else {
+    const ruleset = await loadRuleset(options.ruleset ?? defaultRulesetDir());
+    ruleFiles = ruleset.ruleFiles;
+    classificationFile ??= ruleset.classificationFile;
+  }
+  await fs.access(classificationFile).catch(() => {
+    throw new TracemillError("NOT_FOUND", `classification file ${classificationFile} does not exist`, {
+      file: classificationFile,
+    });
+  });
+  return {
+    ruleFiles,
+    classificationFile,
+    homeNet: options.homeNet ?? "any",
+    externalNet: options.externalNet ?? "any",
+    runmode: options.runmode ?? "single",
+    suricataPath: options.suricataPath,
+    timeoutMs: options.timeoutMs,
+    signal,
+  };
+}
+
+/** The alert's own tuple from its flow's start on: used when Suricata wrote no flow record for it. */
+function fallbackFlow(alert: Alert): AttackFlow {
+  return {
+    protocol: alert.protocol,
+    src: parseIpAddress(alert.src) ?? new Uint8Array(4),
+    srcPort: alert.srcPort,
+    dst: parseIpAddress(alert.dst) ?? new Uint8Array(4),
+    dstPort: alert.dstPort,
+    startUs: alert.flowStart ? toUs(alert.flowStart) : toUs(alert),
+    endUs: Number.POSITIVE_INFINITY,
+  };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

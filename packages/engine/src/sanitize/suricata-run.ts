@@ -1,0 +1,52 @@
+// One offline Suricata run over a capture with Tracemill's generated configuration, in a directory of its own.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { runSuricataProcess, type SuricataProcessOptions } from "./run-suricata.js";
+import { eveAlertsFile, eveFlowsFile, suricataConfig } from "./suricata-config.js";
+
+export interface SuricataRunSetup extends SuricataProcessOptions {
+  ruleFiles: string[];
+  classificationFile: string;
+  homeNet: string;
+  externalNet: string;
+  /** Suricata's run mode: "single" (one thread, the default: reproducible order) or "autofp" (all cores). */
+  runmode: "single" | "autofp";
+}
+
+export interface SuricataRun {
+  /** EVE alerts. */
+  eveFile: string;
+  /** EVE flow records. */
+  flowsFile: string;
+  /** Wall-clock time of the Suricata process, in seconds. */
+  seconds: number;
+  /** Suricata's version as it printed it ("7.0.10"); "" when it did not. */
+  version: string;
+  /** Rules Suricata could not load (it goes on without them and says so). */
+  ruleErrors: string[];
+}
+
+/** Runs Suricata on `capture`, writing into `workDir` (created; the caller removes it). */
+export async function runSuricataOnCapture(
+  capture: string,
+  setup: SuricataRunSetup,
+  workDir: string,
+): Promise<SuricataRun> {
+  await fs.mkdir(workDir, { recursive: true });
+  const config = path.join(workDir, "suricata.yaml");
+  await fs.writeFile(config, suricataConfig({ logDir: workDir, ...setup }));
+  const started = performance.now();
+  const output = await runSuricataProcess(
+    ["-r", capture, "-c", config, "-l", workDir, "-k", "none", "--runmode", setup.runmode],
+    setup,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const text = `${output.stdout}\n${output.stderr}`;
+  return {
+    eveFile: path.join(workDir, eveAlertsFile),
+    flowsFile: path.join(workDir, eveFlowsFile),
+    seconds,
+    version: /Suricata version (\S+)/.exec(text)?.[1] ?? "",
+    ruleErrors: text.split("\n").filter((line) => /^(E|Error): detect: error parsing signature/.test(line)),
+  };
+}
