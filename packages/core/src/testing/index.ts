@@ -1,4 +1,5 @@
 // Synthetic packets for tests (excluded from the core build): IP/TCP/UDP layers, link-layer frames, pcap files.
+export { addressText } from "./address-text.js";
 export {
   concat,
   fragments,
