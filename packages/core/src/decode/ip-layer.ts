@@ -18,9 +18,11 @@ function truncatedHeader(out: DecodedPacket): DecodedPacket {
   return out;
 }
 
+/** Inconsistent headers outrank a cut capture: an undecodable packet has exactly one reason. */
 function malformedHeader(out: DecodedPacket): DecodedPacket {
   out.kind = DecodeKind.Undecodable;
   out.malformed = true;
+  out.truncated = false;
   return out;
 }
 
