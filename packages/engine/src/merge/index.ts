@@ -1,5 +1,8 @@
 // Public surface of the merge capability: controlled aggregation of background and attack captures, and the
 // reader of the provenance record it leaves beside the merged capture.
+
+export { type MergeOptions, mergeCaptures } from "./merge-captures.js";
+export type { PlacementMode, PlacementOptions } from "./placement.js";
 export {
   PROVENANCE_FORMAT,
   PROVENANCE_VERSION,

@@ -1,0 +1,178 @@
+// The merge capability on real captures, checked against mergecap run on the background and the attack
+// capture shifted by editcap -t, and against the provenance record it writes.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { isTracemillError } from "@tracemill/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileCursor } from "./file-cursor.js";
+import { mergeCaptures } from "./merge-captures.js";
+import { pull } from "./merge-source.js";
+import { readAttackPacketRanges, readProvenance } from "./provenance-reader.js";
+import { formatSeconds, toNs } from "./timestamp.js";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
+const fixture = (name: string) => path.join(fixtures, name);
+const wikipedia = fixture("wikipedia-browse.pcap");
+const eternalblue = fixture("eternalblue-scan.pcap");
+
+interface Packet {
+  ns: bigint;
+  data: Buffer;
+  linkType: number;
+  interfaceIndex: number;
+  index: number;
+}
+
+async function readAll(file: string): Promise<Packet[]> {
+  const cursor = new FileCursor(file, path.basename(file));
+  const out: Packet[] = [];
+  for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor))) {
+    const { linkType, interfaceIndex, index } = p;
+    out.push({
+      ns: toNs({ sec: p.tsSec, nsec: p.tsNsec }),
+      data: Buffer.from(p.data),
+      linkType,
+      interfaceIndex,
+      index,
+    });
+  }
+  cursor.close();
+  return out;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "merge-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** mergecap's answer: the attacks shifted with editcap -t, merged chronologically with the background first. */
+function reference(background: string, attacks: string, shiftNs: string, format: "pcap" | "pcapng"): string {
+  const shifted = path.join(dir, `shifted-${path.basename(attacks)}`);
+  execFileSync("editcap", ["-t", formatSeconds(BigInt(shiftNs)), attacks, shifted]);
+  const out = path.join(dir, `reference.${format}`);
+  execFileSync("mergecap", ["-F", format, "-w", out, background, shifted]);
+  return out;
+}
+
+async function merge(
+  background: string,
+  attacks: string,
+  options: Parameters<typeof mergeCaptures>[2] extends infer O ? Partial<O> : never,
+) {
+  const outDir = path.join(dir, "out");
+  fs.mkdirSync(outDir, { recursive: true });
+  const result = await mergeCaptures(background, attacks, { outDir, ...options });
+  const output = path.join(outDir, result.outputs[0].name);
+  return { result, output, provenance: path.join(outDir, result.outputs[1].name), outDir };
+}
+
+describe("mergeCaptures", () => {
+  it("inserts the attacks at the background's midpoint and equals editcap -t + mergecap", async () => {
+    const { result, output, provenance } = await merge(wikipedia, eternalblue, {});
+    const [merged, bg, atk] = await Promise.all([readAll(output), readAll(wikipedia), readAll(eternalblue)]);
+    expect(result.summary.format).toBe("pcap");
+    expect(merged.length).toBe(bg.length + atk.length);
+    for (let i = 1; i < merged.length; i++) expect(merged[i].ns >= merged[i - 1].ns, `packet ${i}`).toBe(true);
+
+    const midpoint = (bg[0].ns + bg[bg.length - 1].ns) / 2n;
+    const shift = BigInt(String((result.summary.placement as { shiftNs: string }).shiftNs));
+    expect(atk[0].ns + shift).toBe(midpoint - (midpoint % 1000n));
+
+    const ref = await readAll(reference(wikipedia, eternalblue, shift.toString(), "pcap"));
+    expect(merged.map((p) => [p.ns, p.data])).toEqual(ref.map((p) => [p.ns, p.data]));
+
+    // The provenance names every packet's origin: the attack packets, gaps unchanged to the nanosecond.
+    const origin: { input: number; original: number }[] = [];
+    await readProvenance(provenance, (run) => {
+      for (let k = 0; k < run.count; k++) origin.push({ input: run.input, original: run.originalStart + k });
+    });
+    expect(origin.length).toBe(merged.length);
+    merged.forEach((packet, i) => {
+      const source = origin[i].input === 0 ? bg : atk;
+      expect(packet.data.equals(source[origin[i].original].data), `packet ${i}`).toBe(true);
+    });
+    const attackOut = merged.filter((_, i) => origin[i].input === 1);
+    for (let i = 1; i < atk.length; i++) expect(attackOut[i].ns - attackOut[i - 1].ns).toBe(atk[i].ns - atk[i - 1].ns);
+    const { ranges, header } = await readAttackPacketRanges(provenance);
+    expect(ranges.reduce((n, r) => n + r.end - r.start, 0)).toBe(atk.length);
+    expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
+  });
+
+  it("writes pcapng with both inputs' interfaces for a pcapng attack capture, equal to mergecap", async () => {
+    const dvwa = fixture("dvwa-web-attacks.pcapng");
+    const { result, output } = await merge(wikipedia, dvwa, { sequential: true });
+    expect(result.summary.format).toBe("pcapng");
+    const merged = await readAll(output);
+    const bg = await readAll(wikipedia);
+    // Sequential: every background packet first, the first attack packet 1 ns after the last background packet.
+    expect(merged.slice(0, bg.length).map((p) => p.data)).toEqual(bg.map((p) => p.data));
+    expect(merged[bg.length].ns).toBe(bg[bg.length - 1].ns + 1n);
+    expect(merged[bg.length].interfaceIndex).toBe(1);
+    const shift = (result.summary.placement as { shiftNs: string }).shiftNs;
+    const ref = await readAll(reference(wikipedia, dvwa, shift, "pcapng"));
+    expect(merged.map((p) => [p.ns, p.data])).toEqual(ref.map((p) => [p.ns, p.data]));
+  });
+
+  it("gives each link type its own pcapng interface", async () => {
+    const sll = fixture("pcap-le-ns_sll_tcp-handshake-nano.pcap");
+    const { output, result } = await merge(wikipedia, sll, { atTime: "2011-03-18T19:06:10.000000001Z" });
+    const merged = await readAll(output);
+    expect(result.summary.format).toBe("pcapng");
+    expect(new Set(merged.map((p) => `${p.interfaceIndex}:${p.linkType}`))).toEqual(new Set(["0:1", "1:113"]));
+    const first = merged.find((p) => p.linkType === 113)!;
+    expect(first.ns).toBe(1_300_475_170_000_000_001n);
+  });
+
+  it("places the attacks --at seconds after the background's start", async () => {
+    const { output } = await merge(wikipedia, eternalblue, { at: "1.5" });
+    const [merged, bg] = await Promise.all([readAll(output), readAll(wikipedia)]);
+    const firstAttack = merged.find((p) => !bg.some((b) => b.data.equals(p.data)));
+    expect(firstAttack?.ns).toBe(bg[0].ns + 1_500_000_000n);
+  });
+
+  it("stops on a damaged input with the reason and leaves no output behind", async () => {
+    const damaged = path.join(dir, "damaged.pcap");
+    const bytes = fs.readFileSync(wikipedia);
+    fs.writeFileSync(damaged, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const error = await merge(damaged, eternalblue, {}).catch((caught: unknown) => caught);
+    expect(isTracemillError(error) && error.code).toBe("DAMAGED_INPUT");
+    expect((error as Error).message).toMatch(/^damaged\.pcap: damaged capture at byte \d+/);
+    expect(fs.readdirSync(path.join(dir, "out"))).toEqual([]);
+  });
+
+  it("merges an out-of-order input in timestamp order and reports it", async () => {
+    const disordered = path.join(dir, "disordered.pcap");
+    fs.writeFileSync(
+      disordered,
+      swapRecords(fs.readFileSync(eternalblue), [
+        [2, 5],
+        [10, 11],
+      ]),
+    );
+    const { output, result, provenance } = await merge(wikipedia, disordered, {});
+    const merged = await readAll(output);
+    for (let i = 1; i < merged.length; i++) expect(merged[i].ns >= merged[i - 1].ns, `packet ${i}`).toBe(true);
+    expect((result.summary.outOfOrder as { attacks: number }).attacks).toBeGreaterThan(0);
+    const originals: number[] = [];
+    await readProvenance(provenance, (run) => {
+      if (run.input === 1) for (let k = 0; k < run.count; k++) originals.push(run.originalStart + k);
+    });
+    expect(originals.slice(0, 12)).toEqual([0, 1, 5, 3, 4, 2, 6, 7, 8, 9, 11, 10]);
+  });
+});
+
+/** A copy of a little-endian pcap with the given records (0-based) swapped pairwise. */
+function swapRecords(file: Buffer, pairs: [number, number][]): Buffer {
+  const records: Buffer[] = [];
+  for (let at = 24; at < file.length; ) {
+    const length = 16 + file.readUInt32LE(at + 8);
+    records.push(file.subarray(at, at + length));
+    at += length;
+  }
+  for (const [a, b] of pairs) [records[a], records[b]] = [records[b], records[a]];
+  return Buffer.concat([file.subarray(0, 24), ...records]);
+}

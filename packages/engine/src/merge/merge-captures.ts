@@ -1,0 +1,208 @@
+// The merge capability: background and attack captures become one capture in timestamp order, the attacks
+// shifted to the chosen point and optionally readdressed, with a provenance record beside it. Pipeline:
+// scan both inputs → plan the output → place the attacks → merge the two streams → commit the files.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  AddressMap,
+  type AddressMapping,
+  AddressRemapper,
+  type CapturedPacket,
+  type ChecksumMode,
+  PacketDecoder,
+  TracemillError,
+} from "@tracemill/core";
+import type { CapabilityResult, RunOptions } from "../capability.js";
+import { AtomicFile } from "./atomic-file.js";
+import { FileCursor } from "./file-cursor.js";
+import { mergeOrdered } from "./merge-loop.js";
+import type { MergeSource } from "./merge-source.js";
+import { openWriter, planOutput } from "./output-plan.js";
+import { type PlacementOptions, placeAttacks } from "./placement.js";
+import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
+import { ProvenanceWriter } from "./provenance-writer.js";
+import { ReorderingSource } from "./reorder-buffer.js";
+import { type CaptureScan, scanCapture } from "./scan.js";
+import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
+
+export interface MergeOptions extends PlacementOptions {
+  /** File name of the merged capture in outDir; default "merged.pcap" or "merged.pcapng" by the output format. */
+  output?: string;
+  /** Address rewrites applied to the attack packets. */
+  mappings?: AddressMapping[];
+  /** How checksums are fixed after a rewrite (default "adjust": incremental). */
+  checksums?: ChecksumMode;
+  /** Bytes of packets an out-of-order input may hold back at once (default 256 MiB). */
+  maxReorderBytes?: number;
+}
+
+const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
+const MAX_PCAP_SECONDS = 2 ** 32 - 1;
+
+export async function mergeCaptures(
+  background: string,
+  attacks: string,
+  options: MergeOptions & RunOptions,
+): Promise<CapabilityResult> {
+  const { outDir, onProgress, signal } = options;
+  const map = new AddressMap(options.mappings ?? []);
+  const totalBytes = fileSize(background) + fileSize(attacks);
+  const progress = (stage: string, done: number) =>
+    onProgress?.({ percent: Math.min(99, Math.floor((done / Math.max(1, totalBytes * 2)) * 100)), stage });
+
+  progress("scanning inputs", 0);
+  const bg = await scanCapture(background, path.basename(background), signal, (bytes) =>
+    progress("scanning inputs", bytes),
+  );
+  const atk = await scanCapture(attacks, path.basename(attacks), signal, (bytes) =>
+    progress("scanning inputs", bg.bytes + bytes),
+  );
+  const plan = planOutput(bg, atk);
+  const placement = placeAttacks(bg, atk, options, plan.attackStepNs);
+  checkRepresentable(atk, placement.shiftNs, plan.format);
+
+  const outputName = options.output ?? `merged.${plan.format}`;
+  const stem = outputName.replace(/\.(pcapng|pcap|cap)$/i, "");
+  const provenanceName = `${stem}.provenance.jsonl`;
+  const summaryName = `${stem}.summary.json`;
+  const header: ProvenanceHeader = {
+    format: PROVENANCE_FORMAT,
+    version: PROVENANCE_VERSION,
+    output: { file: outputName, format: plan.format },
+    inputs: [provenanceInput(0, bg), provenanceInput(1, atk)],
+    shiftNs: placement.shiftNs.toString(),
+    insertion: {
+      mode: placement.mode,
+      firstAttackPacketAt: placement.firstAttackPacketNs === null ? null : formatIsoTime(placement.firstAttackPacketNs),
+    },
+    mappings: [...map.mappings],
+    tieOrder: "background-first",
+  };
+
+  const capture = new AtomicFile(path.join(outDir, outputName));
+  const provenance = new ProvenanceWriter(path.join(outDir, provenanceName), header);
+  const cursors = [new FileCursor(background, bg.name), new FileCursor(attacks, atk.name)];
+  const remapper = map.size > 0 ? new AddressRemapper(map, options.checksums ?? "adjust") : null;
+  const decoder = new PacketDecoder();
+  const shift = fromNs(placement.shiftNs);
+  let written = 0;
+  try {
+    const writer = openWriter(plan, bg, atk, capture.write);
+    const maxBufferedBytes = options.maxReorderBytes ?? DEFAULT_MAX_REORDER_BYTES;
+    const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
+      scan.outOfOrderPackets === 0
+        ? cursor
+        : new ReorderingSource(cursor, { latenessNs: scan.maxLatenessNs, maxBufferedBytes, file: scan.name });
+    const interfaceOffset = plan.attackInterfaceOffset;
+    const sink = (packet: CapturedPacket, input: 0 | 1, tsSec: number, tsNsec: number, source: MergeSource) => {
+      const index = packet.index;
+      if (input === 1) {
+        packet.tsSec = tsSec;
+        packet.tsNsec = tsNsec;
+        packet.interfaceIndex += interfaceOffset;
+        if (remapper) remapper.remap(packet.data, decoder.decode(packet));
+      }
+      writer.write(packet, plan.format === "pcapng" ? source.packetComments() : []);
+      provenance.add(input, index);
+      if ((++written & 0xffff) === 0) progress("merging", totalBytes + capture.bytes);
+    };
+    progress("merging", totalBytes);
+    await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, signal);
+    writer.finish();
+    capture.commit();
+    provenance.finish();
+  } catch (error) {
+    capture.abort();
+    provenance.abort();
+    throw error;
+  } finally {
+    for (const cursor of cursors) cursor.close();
+  }
+
+  const summary = {
+    output: outputName,
+    format: plan.format,
+    formatReason: plan.reason,
+    packets: written,
+    inputs: { background: describe(bg), attacks: describe(atk) },
+    placement: {
+      mode: placement.mode,
+      shiftNs: placement.shiftNs.toString(),
+      shiftSeconds: formatSeconds(placement.shiftNs),
+      firstAttackPacketAt: header.insertion.firstAttackPacketAt,
+    },
+    tieOrder: "background first",
+    outOfOrder: {
+      background: bg.outOfOrderPackets,
+      attacks: atk.outOfOrderPackets,
+      handling:
+        bg.outOfOrderPackets + atk.outOfOrderPackets > 0
+          ? "reordered by timestamp (reorder buffer sized by the first pass's measured lateness)"
+          : "none needed",
+    },
+    remapping: { mappings: map.mappings, checksums: options.checksums ?? "adjust", ...remapper?.stats },
+    provenance: provenanceName,
+  };
+  fs.writeFileSync(path.join(outDir, summaryName), `${JSON.stringify(summary, null, 2)}\n`);
+  onProgress?.({ percent: 100, stage: "done" });
+  return {
+    outputs: [
+      { name: outputName, kind: "merged-pcap" },
+      { name: provenanceName, kind: "provenance-json" },
+      { name: summaryName, kind: "summary-json" },
+    ],
+    summary,
+  };
+}
+
+function provenanceInput(id: 0 | 1, scan: CaptureScan): ProvenanceInput {
+  return {
+    id,
+    role: id === 0 ? "background" : "attacks",
+    file: scan.name,
+    sha256: scan.sha256,
+    bytes: scan.bytes,
+    packets: scan.packets,
+    first: scan.min ? formatIsoTime(toNs(scan.min)) : null,
+    last: scan.max ? formatIsoTime(toNs(scan.max)) : null,
+    outOfOrderPackets: scan.outOfOrderPackets,
+    maxLatenessNs: String(scan.maxLatenessNs),
+  };
+}
+
+function describe(scan: CaptureScan) {
+  return {
+    file: scan.name,
+    format: scan.info.format,
+    packets: scan.packets,
+    linkTypes: scan.linkTypes,
+    first: scan.min ? formatIsoTime(toNs(scan.min)) : null,
+    last: scan.max ? formatIsoTime(toNs(scan.max)) : null,
+    outOfOrderPackets: scan.outOfOrderPackets,
+    maxLatenessSeconds: formatSeconds(BigInt(scan.maxLatenessNs)),
+    sha256: scan.sha256,
+  };
+}
+
+/** Shifted attack timestamps must fit the output's unsigned seconds (pcap: 32 bits; both: not before 1970). */
+function checkRepresentable(attacks: CaptureScan, shiftNs: bigint, format: "pcap" | "pcapng"): void {
+  if (!attacks.min || !attacks.max) return;
+  const first = toNs(attacks.min) + shiftNs;
+  const last = toNs(attacks.max) + shiftNs;
+  const limit = format === "pcap" ? BigInt(MAX_PCAP_SECONDS) * 1_000_000_000n : 2n ** 63n;
+  if (first < 0n || last > limit) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `the shifted attack packets would span ${formatIsoTime(first)} to ${formatIsoTime(last)}, which a ${format} file cannot store`,
+      { shiftNs: shiftNs.toString() },
+    );
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    throw new TracemillError("NOT_FOUND", `${path.basename(file)}: no such file`, { file });
+  }
+}

@@ -1,0 +1,90 @@
+// Decides the merged capture's format and interfaces from the two scanned inputs, and opens the matching writer.
+import {
+  type ByteSink,
+  type CapturedPacket,
+  type PcapngInterfaceOptions,
+  PcapngWriter,
+  PcapWriter,
+} from "@tracemill/core";
+import type { CaptureScan } from "./scan.js";
+
+export interface OutputPlan {
+  format: "pcap" | "pcapng";
+  /** pcap: nanosecond timestamps. */
+  nanosecond: boolean;
+  /** pcapng: the attack input's interface i becomes output interface attackInterfaceOffset + i. */
+  attackInterfaceOffset: number;
+  interfaces: PcapngInterfaceOptions[];
+  /** Timestamp step (ns) the attack packets are stored with: the shift is a multiple of it, so no gap changes. */
+  attackStepNs: bigint;
+  /** Why this format, for the summary. */
+  reason: string;
+}
+
+/**
+ * Two pcap inputs with one and the same link type give pcap (nanosecond when either input needs it); anything
+ * else (a pcapng or ERF input, different or several link types) gives pcapng with every input interface kept.
+ */
+export function planOutput(background: CaptureScan, attacks: CaptureScan): OutputPlan {
+  const linkTypes = new Set([...background.linkTypes, ...attacks.linkTypes]);
+  const bothPcap = background.info.format === "pcap" && attacks.info.format === "pcap";
+  const needsNs = (scan: CaptureScan) =>
+    !scan.microsecondExact || scan.info.interfaces.some((iface) => iface.unitsPerSecond > 1e6);
+  if (bothPcap && linkTypes.size <= 1) {
+    const nanosecond = needsNs(background) || needsNs(attacks);
+    return {
+      format: "pcap",
+      nanosecond,
+      attackInterfaceOffset: 0,
+      interfaces: [],
+      attackStepNs: nanosecond ? 1n : 1000n,
+      reason: `both inputs are pcap with one link type: pcap (${nanosecond ? "nanosecond" : "microsecond"} timestamps)`,
+    };
+  }
+  const interfacesOf = (scan: CaptureScan): PcapngInterfaceOptions[] =>
+    scan.info.interfaces.map((iface) => ({
+      linkType: iface.linkType,
+      snaplen: iface.snaplen || undefined,
+      name: iface.name,
+      description: iface.description,
+      tsresol: needsNs(scan) ? 9 : 6,
+    }));
+  const backgroundInterfaces = interfacesOf(background);
+  return {
+    format: "pcapng",
+    nanosecond: true,
+    attackInterfaceOffset: backgroundInterfaces.length,
+    interfaces: [...backgroundInterfaces, ...interfacesOf(attacks)],
+    attackStepNs: needsNs(attacks) ? 1n : 1000n,
+    reason:
+      linkTypes.size > 1
+        ? `the inputs have different link types (${[...linkTypes].join(", ")}): pcapng with one interface per input interface`
+        : "an input is not classic pcap: pcapng keeping its interfaces, comments and snaplens",
+  };
+}
+
+/** Writes packets in the planned format; `write` takes the packet's comments (kept in pcapng only). */
+export interface MergeWriter {
+  write(packet: CapturedPacket, comments: readonly string[]): void;
+  finish(): void;
+}
+
+export function openWriter(
+  plan: OutputPlan,
+  background: CaptureScan,
+  attacks: CaptureScan,
+  sink: ByteSink,
+): MergeWriter {
+  if (plan.format === "pcap") {
+    const snaplen = Math.max(...[background, attacks].flatMap((scan) => scan.info.interfaces.map((i) => i.snaplen)), 0);
+    const writer = new PcapWriter(sink, {
+      linkType: background.linkTypes[0] ?? attacks.linkTypes[0] ?? 1,
+      snaplen: snaplen || undefined,
+      nanosecond: plan.nanosecond,
+    });
+    return { write: (packet) => writer.write(packet), finish: () => writer.finish() };
+  }
+  const comments = [...background.info.comments, ...attacks.info.comments];
+  const writer = new PcapngWriter(sink, { interfaces: plan.interfaces, comments });
+  return { write: (packet, packetComments) => writer.write(packet, packetComments), finish: () => writer.finish() };
+}
