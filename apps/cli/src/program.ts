@@ -1,6 +1,7 @@
 // Declares every tracemill command in one place; each command's code is a thin file under commands/.
 import { TRACEMILL_VERSION } from "@tracemill/engine";
 import { Command } from "commander";
+import { mergeCommand } from "./commands/merge.js";
 import { serveCommand } from "./commands/serve.js";
 
 export function buildProgram(): Command {
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .option("--debug", "print stack traces of errors")
     .showHelpAfterError()
     .exitOverride();
+  program.addCommand(mergeCommand());
   program.addCommand(serveCommand());
   for (const command of program.commands) command.exitOverride();
   return program;
