@@ -61,7 +61,8 @@ describe("ImagesZip", () => {
     fs.writeFileSync(csv, "a,b\n1,2\n");
     const target = path.join(dir, "images.zip");
     const zip = new ImagesZip(target);
-    await zip.addImage("images/image-000001.png", Buffer.from([1, 2, 3]));
+    zip.addImage("images/image-000001.png", Buffer.from([1, 2, 3]));
+    await zip.waitForDisk();
     zip.addFile(csv, "features.csv");
     expect(fs.existsSync(target)).toBe(false);
     await zip.finish();
@@ -76,7 +77,7 @@ describe("ImagesZip", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-zip-"));
     const target = path.join(dir, "images.zip");
     const zip = new ImagesZip(target);
-    await zip.addImage("x.png", Buffer.from([1]));
+    zip.addImage("x.png", Buffer.from([1]));
     await zip.discard();
     expect(fs.readdirSync(dir)).toEqual([]);
   });

@@ -32,17 +32,21 @@ export class ImagesZip {
     this.zip.outputStream.pipe(this.file);
   }
 
-  /** Adds an image (already compressed: stored as is); waits when too much is queued for the disk. */
-  async addImage(name: string, png: Buffer): Promise<void> {
+  /** Adds an image (already compressed: stored as is). */
+  addImage(name: string, png: Buffer): void {
     this.check();
     this.zip.addBuffer(png, name, { mtime: ENTRY_TIME, compress: false });
     this.added += png.length;
-    if (this.added - this.written > MAX_PENDING_BYTES) {
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve;
-      });
-      this.check();
-    }
+  }
+
+  /** Waits while too much is queued for the disk: call between batches of images to bound memory. */
+  async waitForDisk(): Promise<void> {
+    this.check();
+    if (this.added - this.written <= MAX_PENDING_BYTES) return;
+    await new Promise<void>((resolve) => {
+      this.waiter = resolve;
+    });
+    this.check();
   }
 
   /** Adds a file from disk (compressed); it is read when its turn comes. */

@@ -1,6 +1,5 @@
 // One streaming pass over a capture: read → decode → flow table → feature CSV, with hooks that see every packet of
 // every session and add to its row, so labels, IPT series and image rows come from the same pass as the features.
-import fs from "node:fs";
 import {
   type CapturedPacket,
   csvHeaderLine,
@@ -13,15 +12,13 @@ import {
   FlowTable,
   FragmentTracker,
   OrderedRows,
-  openPacketSource,
   PacketDecoder,
-  type PacketSource,
   RowBuilder,
   type Session,
-  TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { BufferedFile } from "./buffered-file.js";
+import { readPackets } from "./read-packets.js";
 
 /** Per-session work beside the features. States are created once per session record and reused. */
 export interface SessionHooks<S> {
@@ -46,14 +43,14 @@ export interface SessionPassOptions {
 }
 
 export interface SessionPassSummary {
+  /** Bytes and packets read from the capture. */
+  bytes: number;
   packets: number;
   sessionPackets: number;
   ignored: Record<string, number>;
   outOfOrder: number;
   sessions: number;
 }
-
-const CHUNK_BYTES = 1 << 20;
 
 interface PassState<S> {
   features: FeatureState;
@@ -78,7 +75,14 @@ export async function runSessionPass<S>(
   const csv = new BufferedFile(csvPath);
   const row = new RowBuilder();
   const rows = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end));
-  const summary: SessionPassSummary = { packets: 0, sessionPackets: 0, ignored: {}, outOfOrder: 0, sessions: 0 };
+  const summary: SessionPassSummary = {
+    bytes: 0,
+    packets: 0,
+    sessionPackets: 0,
+    ignored: {},
+    outOfOrder: 0,
+    sessions: 0,
+  };
   let currentData: Uint8Array = new Uint8Array(0);
   const table = new FlowTable<PassState<S>>(
     {
@@ -136,34 +140,20 @@ export async function runSessionPass<S>(
   const decoder = new PacketDecoder();
 
   csv.write(new TextEncoder().encode(csvHeaderLine([...FEATURE_COLUMNS, ...extraColumns])));
-  let source: PacketSource | undefined;
-  const total = (await fs.promises.stat(capture).catch(() => undefined))?.size;
-  if (total === undefined) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
-  let consumed = 0;
-  const drain = () => {
-    for (let packet = source!.next(); packet !== null; packet = source!.next()) {
-      summary.packets++;
-      const decoded = decoder.decode(packet);
-      let kind = decoded.kind;
-      if (decoded.isFragment) kind = tracker.track(decoded, packet);
-      if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) addToTable(decoded, packet);
-      else if (kind !== DecodeKind.FragmentPending) ignore(ignoredReason(decoded));
-    }
-  };
   try {
-    for await (const chunk of fs.createReadStream(capture, { highWaterMark: CHUNK_BYTES })) {
-      if (run.signal?.aborted) throw new TracemillError("CANCELLED", "cancelled", { file: capture });
-      const bytes = chunk as Buffer;
-      if (source === undefined) source = openPacketSource(bytes);
-      else source.push(bytes);
-      withFile(capture, drain);
-      consumed += bytes.length;
-      run.onProgress?.({ percent: total > 0 ? (100 * consumed) / total : 100, stage: "reading capture" });
-      await hooks.afterChunk?.();
-    }
-    if (source === undefined) throw new TracemillError("BAD_INPUT", `${capture}: the file is empty`, { file: capture });
-    source.end();
-    withFile(capture, drain);
+    const read = await readPackets(
+      capture,
+      (packet) => {
+        summary.packets++;
+        const decoded = decoder.decode(packet);
+        let kind = decoded.kind;
+        if (decoded.isFragment) kind = tracker.track(decoded, packet);
+        if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) addToTable(decoded, packet);
+        else if (kind !== DecodeKind.FragmentPending) ignore(ignoredReason(decoded));
+      },
+      { ...run, afterChunk: hooks.afterChunk },
+    );
+    summary.bytes = read.bytes;
     tracker.flush();
     table.flush();
     summary.outOfOrder = table.outOfOrder;
@@ -180,16 +170,4 @@ function ignoredReason(decoded: DecodedPacket): string {
   if (decoded.kind === DecodeKind.OtherIp) return "non-TCP/UDP";
   if (decoded.truncated) return "truncated";
   return "malformed";
-}
-
-/** Names the capture in reader errors that do not say which file they are about. */
-function withFile(file: string, body: () => void): void {
-  try {
-    body();
-  } catch (error) {
-    if (error instanceof TracemillError && error.context.file === undefined) {
-      throw new TracemillError(error.code, `${file}: ${error.message}`, { ...error.context, file });
-    }
-    throw error;
-  }
 }

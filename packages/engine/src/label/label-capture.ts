@@ -1,0 +1,80 @@
+// The labelling capability: the feature CSV of a capture with label columns (binary or per class), in one pass.
+import fs from "node:fs";
+import path from "node:path";
+import { TracemillError } from "@tracemill/core";
+import type { CapabilityResult, RunOptions } from "../capability.js";
+import { createLabeller, type LabelSourceOptions } from "./create-labeller.js";
+import { runSessionPass, type SessionPassOptions } from "./session-pass.js";
+import { writeSummary } from "./summary-file.js";
+
+export const LABELLED_CSV_FILE = "labelled.csv";
+export const CLASSIFIED_CSV_FILE = "classified.csv";
+
+export interface LabelOptions extends SessionPassOptions, LabelSourceOptions {}
+
+/**
+ * Binary labels (attacks given, or a merge provenance record beside the capture) → labelled.csv; alerts →
+ * classified.csv. Both with summary.json, whose `labels` says which method was used and counts sessions per label.
+ */
+export async function labelCapture(capture: string, options: LabelOptions, run: RunOptions): Promise<CapabilityResult> {
+  const { labeller, provenancePackets } = await createLabeller(capture, options, run);
+  const multiClass = labeller.method === "alerts";
+  const csvName = multiClass ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE;
+  const perLabel: Record<string, number> = { "0": 0, "1": 0 };
+  const perClass: Record<string, number> = {};
+  const pass = await runSessionPass(
+    capture,
+    path.join(run.outDir, csvName),
+    labeller.columns,
+    {
+      createState: () => undefined,
+      onStart() {},
+      onPacket: (_state, session, packet) => labeller.onPacket(session, packet),
+      onEnd(_state, session, row) {
+        const label = labeller.label(session);
+        labeller.write(label, row);
+        perLabel[label.label]++;
+        if (multiClass) perClass[label.className] = (perClass[label.className] ?? 0) + 1;
+      },
+    },
+    options,
+    run,
+  );
+  if (provenancePackets !== undefined && provenancePackets !== pass.packets) {
+    await fs.promises.rm(path.join(run.outDir, csvName), { force: true });
+    throw new TracemillError(
+      "BAD_INPUT",
+      `the provenance record describes ${provenancePackets} packets but ${path.basename(capture)} has ${pass.packets}: it belongs to another capture`,
+      { file: capture },
+    );
+  }
+  const summary = {
+    capture: path.basename(capture),
+    options: summaryOptions(options),
+    ...pass,
+    labels: {
+      method: labeller.method,
+      ...labeller.summary(),
+      sessions: perLabel,
+      ...(multiClass ? { classes: perClass } : {}),
+    },
+  };
+  await writeSummary(run.outDir, summary);
+  return {
+    outputs: [
+      { name: csvName, kind: multiClass ? "classified-csv" : "labelled-csv" },
+      { name: "summary.json", kind: "summary-json" },
+    ],
+    summary,
+  };
+}
+
+/** The options as the summary records them: file names without directories. */
+function summaryOptions(options: LabelOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of ["attacks", "alerts", "classification", "provenance"] as const) {
+    const value = options[key];
+    if (typeof value === "string") out[key] = path.basename(value);
+  }
+  return out;
+}
