@@ -11,6 +11,7 @@ export class ImageSheets {
   private images = 0;
   private manifest = "";
   private readonly manifestFd: number;
+  private open = true;
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
@@ -45,7 +46,14 @@ export class ImageSheets {
     }
     this.flushManifest();
     fs.closeSync(this.manifestFd);
+    this.open = false;
     return { images: this.images, rows: this.rows };
+  }
+
+  /** Closes the manifest after a failure (the scratch directory holding it is removed by the caller). */
+  discard(): void {
+    if (this.open) fs.closeSync(this.manifestFd);
+    this.open = false;
   }
 
   private emit(): void {

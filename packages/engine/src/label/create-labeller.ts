@@ -31,10 +31,9 @@ export interface LabelSourceOptions {
   provenance?: string | false;
 }
 
-/** Provenance record names `tracemill merge` may leave beside `merged.pcap`. */
-export function provenanceCandidates(capture: string): string[] {
-  const parsed = path.parse(capture);
-  return [`${capture}.provenance.jsonl`, path.join(parsed.dir, `${parsed.name}.provenance.jsonl`)];
+/** The provenance record `tracemill merge` leaves beside `merged.pcap`: `merged.provenance.jsonl`. */
+export function provenanceBeside(capture: string): string {
+  return `${capture.replace(/\.(pcapng|pcap|cap)$/i, "")}.provenance.jsonl`;
 }
 
 export interface PreparedLabeller {
@@ -86,7 +85,8 @@ function findProvenance(capture: string, option: string | false | undefined): st
       throw new TracemillError("NOT_FOUND", `${option}: no such provenance record`, { file: option });
     return option;
   }
-  return provenanceCandidates(capture).find((file) => fs.existsSync(file));
+  const beside = provenanceBeside(capture);
+  return fs.existsSync(beside) ? beside : undefined;
 }
 
 /** Every TCP/UDP conversation of the attack capture (fragments count by their first fragment, which has the ports). */

@@ -1,0 +1,122 @@
+// The images capability: each session's first 280 IP bytes as a grayscale row, n rows per PNG, zipped with the
+// manifest and the feature CSV (with labels when asked), all from one pass over the capture.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  IMAGE_MANIFEST_NAME,
+  IMAGE_ROW_BYTES,
+  ImageRow,
+  OrderedRows,
+  RowBuilder,
+  TracemillError,
+} from "@tracemill/core";
+import type { CapabilityResult, RunOptions } from "../capability.js";
+import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
+import type { SessionLabeller } from "../label/session-labeller.js";
+import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
+import { writeSummary } from "../label/summary-file.js";
+import { ImageSheets } from "./image-sheets.js";
+import { ImagesZip } from "./images-zip.js";
+
+export const IMAGES_ZIP_FILE = "images.zip";
+export const IMAGES_CSV_ENTRY = "features.csv";
+
+export interface ImagesOptions extends SessionPassOptions, LabelSourceOptions {
+  /** Sessions (rows) per image, ≥ 1. */
+  flowsPerImage: number;
+  /** Keep IP addresses and ports in the rows (they are zeroed by default). */
+  keepAddresses?: boolean;
+}
+
+/** The largest image height accepted: 2^16 rows keeps every PNG well within what viewers and libraries open. */
+const MAX_FLOWS_PER_IMAGE = 65_536;
+
+/** Writes images.zip and summary.json into `run.outDir`. */
+export async function extractImages(
+  capture: string,
+  options: ImagesOptions,
+  run: RunOptions,
+): Promise<CapabilityResult> {
+  const n = options.flowsPerImage;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_FLOWS_PER_IMAGE) {
+    throw new TracemillError("BAD_OPTION", `flows per image must be a whole number from 1 to ${MAX_FLOWS_PER_IMAGE}`, {
+      flowsPerImage: n,
+    });
+  }
+  const keepAddresses = options.keepAddresses === true;
+  const labelled = options.attacks !== undefined || options.alerts !== undefined;
+  const labeller: SessionLabeller | undefined = labelled
+    ? (await createLabeller(capture, options, run)).labeller
+    : undefined;
+  const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
+  const zip = new ImagesZip(path.join(run.outDir, IMAGES_ZIP_FILE));
+  const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
+  const utf8 = new TextDecoder();
+  // Rows wait here until every earlier session has ended: 280 pixel bytes, then the label columns' text.
+  const ordered = new OrderedRows((bytes, start, end) => {
+    sheets.add(
+      bytes.subarray(start, start + IMAGE_ROW_BYTES),
+      utf8.decode(bytes.subarray(start + IMAGE_ROW_BYTES, end)),
+    );
+  });
+  let entry = new Uint8Array(IMAGE_ROW_BYTES + 256);
+  const labelText = new RowBuilder();
+  const perLabel: Record<string, number> = { "0": 0, "1": 0 };
+  try {
+    const pass = await runSessionPass(
+      capture,
+      path.join(scratch, IMAGES_CSV_ENTRY),
+      labeller?.columns ?? [],
+      {
+        createState: () => new ImageRow(),
+        onStart: (image) => image.reset(),
+        onPacket(image, session, packet, data) {
+          if (!image.full) image.append(data, packet.decoded, keepAddresses);
+          labeller?.onPacket(session, packet);
+        },
+        onEnd(image, session, row) {
+          labelText.start();
+          if (labeller) {
+            const label = labeller.label(session);
+            labeller.write(label, row);
+            labeller.write(label, labelText);
+            perLabel[label.label]++;
+          }
+          const length = IMAGE_ROW_BYTES + labelText.length;
+          if (entry.length < length) entry = new Uint8Array(2 * length);
+          entry.set(image.bytes);
+          entry.set(labelText.bytes.subarray(0, labelText.length), IMAGE_ROW_BYTES);
+          ordered.put(session.seq, entry, length);
+        },
+        afterChunk: () => zip.waitForDisk(),
+      },
+      options,
+      run,
+    );
+    const counts = sheets.finish();
+    zip.addFile(path.join(scratch, IMAGE_MANIFEST_NAME), IMAGE_MANIFEST_NAME);
+    zip.addFile(path.join(scratch, IMAGES_CSV_ENTRY), IMAGES_CSV_ENTRY);
+    await zip.finish();
+    const summary = {
+      capture: path.basename(capture),
+      options: { ...options, keepAddresses },
+      ...pass,
+      images: { images: counts.images, rows: counts.rows, flowsPerImage: n, keepAddresses },
+      ...(labeller ? { labels: { method: labeller.method, ...labeller.summary(), sessions: perLabel } } : {}),
+    };
+    await writeSummary(run.outDir, summary);
+    return {
+      outputs: [
+        { name: IMAGES_ZIP_FILE, kind: "images-zip" },
+        { name: "summary.json", kind: "summary-json" },
+      ],
+      summary,
+    };
+  } catch (error) {
+    sheets.discard();
+    await zip.discard();
+    throw error;
+  } finally {
+    await fs.promises.rm(scratch, { recursive: true, force: true });
+  }
+}
