@@ -27,11 +27,10 @@ function malformedHeader(out: DecodedPacket): DecodedPacket {
 }
 
 /**
- * IPv4 at offset `o`. `wireEnd` is the offset where the packet ended on the wire (for total length 0, see below).
+ * IPv4 at offset `o` of `d`, whose captured bytes end at `end`; `wireEnd` is where the packet ended on the wire.
  * A total length of 0 (TCP segmentation offload seen on the sending host) is replaced by the on-wire length.
  */
-export function decodeIpv4(d: Uint8Array, o: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  const end = d.length;
+export function decodeIpv4(d: Uint8Array, o: number, end: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
   out.ipOffset = o;
   if (o >= end) return truncatedHeader(out);
   if (d[o] >> 4 !== 4) return malformedHeader(out);
@@ -78,16 +77,15 @@ export function decodeIpv4(d: Uint8Array, o: number, wireEnd: number, out: Decod
     t += length;
     out.ipHeaderLength = t - o;
   }
-  return decodeTransport(d, t, ipEnd, out);
+  return decodeTransport(d, t, end, ipEnd, out);
 }
 
 /**
- * IPv6 at offset `o`, walking hop-by-hop, routing, destination options, fragment and AH headers.
+ * IPv6 at offset `o` (bytes up to `end`, on the wire up to `wireEnd`), walking hop-by-hop, routing, destination options, fragment and AH headers.
  * A payload length of 0 with a next header other than "no next header" (a jumbogram, or segmentation offload)
  * takes its length from the wire instead.
  */
-export function decodeIpv6(d: Uint8Array, o: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  const end = d.length;
+export function decodeIpv6(d: Uint8Array, o: number, end: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
   out.ipOffset = o;
   if (o >= end) return truncatedHeader(out);
   if (d[o] >> 4 !== 6) return malformedHeader(out);
@@ -149,7 +147,7 @@ export function decodeIpv6(d: Uint8Array, o: number, wireEnd: number, out: Decod
     }
   }
   if (ipEnd > end) out.truncated = true;
-  return decodeTransport(d, h, ipEnd, out);
+  return decodeTransport(d, h, end, ipEnd, out);
 }
 
 /** A fragment after the first: no transport header; TCP/UDP ones wait for a FragmentTracker to learn their ports. */
@@ -161,8 +159,7 @@ function laterFragment(out: DecodedPacket): DecodedPacket {
 }
 
 /** TCP or UDP header at `t`; the IP datagram (per its header) ends at `ipEnd`. */
-function decodeTransport(d: Uint8Array, t: number, ipEnd: number, out: DecodedPacket): DecodedPacket {
-  const end = d.length;
+function decodeTransport(d: Uint8Array, t: number, end: number, ipEnd: number, out: DecodedPacket): DecodedPacket {
   const protocol = out.protocol;
   if (protocol === TCP) {
     out.transportOffset = t;

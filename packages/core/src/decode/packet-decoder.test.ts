@@ -1,6 +1,7 @@
 // Exact field values for every link type and header variant the decoder supports, on synthetic packets.
 
 import { describe, expect, it } from "vitest";
+import { PacketRecord } from "../capture/packet-record.js";
 import {
   capturedPacket,
   ciscoHdlc,
@@ -195,5 +196,22 @@ describe("link layers", () => {
     expect(second).toBe(own.result);
     expect(second.kind).toBe(DecodeKind.Udp);
     expect(second.tcpFlags).toBe(0);
+  });
+});
+
+describe("reader records", () => {
+  it("reads a PacketRecord's bytes in place, within its captured length, with offsets relative to its data", () => {
+    const frame = ethernet(ipv4(v4, syn), { vlans: [{ id: 7 }] });
+    const buffer = new Uint8Array(100 + frame.length + 50).fill(0xee);
+    buffer.set(frame, 100);
+    const record = new PacketRecord();
+    record.linkType = LinkType.ETHERNET;
+    record.originalLength = frame.length;
+    record.setBytes(buffer, 100, frame.length);
+    expect(summary(new PacketDecoder().decode(record))).toEqual(synV4(18));
+    // Bytes after the captured length belong to the next record: a cut record must not read them.
+    record.setBytes(buffer, 100, frame.length - 1);
+    const cutShort = new PacketDecoder().decode(record);
+    expect([cutShort.kind, cutShort.truncated]).toEqual([DecodeKind.Undecodable, true]);
   });
 });

@@ -1,6 +1,7 @@
 // Decodes a captured packet down to the transport layer, in place: link layer by LINKTYPE, then IP, then TCP/UDP.
 
 import type { CapturedPacket } from "../capture/packet.js";
+import { PacketRecord } from "../capture/packet-record.js";
 import { createDecodedPacket, type DecodedPacket, DecodeKind } from "./decoded-packet.js";
 import { decodeIpv4, decodeIpv6 } from "./ip-layer.js";
 import { AddressFamily, EtherType, LinkType, PppProtocol } from "./link-type.js";
@@ -36,40 +37,68 @@ export class PacketDecoder {
     out.truncated = false;
     out.malformed = false;
 
-    const d = packet.data;
-    const end = d.length;
-    const wireEnd = packet.originalLength > end ? packet.originalLength : end;
-    switch (packet.linkType) {
+    // Readers' PacketRecord exposes its buffer and offset: reading through them avoids making a view per packet.
+    let d: Uint8Array;
+    let base = 0;
+    let end: number;
+    if (packet instanceof PacketRecord) {
+      d = packet.buffer;
+      base = packet.offset;
+      end = base + packet.capturedLength;
+    } else {
+      d = packet.data;
+      end = d.length;
+    }
+    const wireEnd = base + (packet.originalLength > end - base ? packet.originalLength : end - base);
+    this.link(packet.linkType, d, base, end, wireEnd, out);
+    if (base !== 0) {
+      if (out.ipOffset >= 0) out.ipOffset -= base;
+      if (out.transportOffset >= 0) out.transportOffset -= base;
+    }
+    return out;
+  }
+
+  /** Dispatches on the link type; the frame is `d[o .. end)`, `wireEnd` where it ended on the wire. */
+  private link(
+    linkType: number,
+    d: Uint8Array,
+    o: number,
+    end: number,
+    wireEnd: number,
+    out: DecodedPacket,
+  ): DecodedPacket {
+    const length = end - o;
+    switch (linkType) {
       case LinkType.ETHERNET:
-        if (end < 14) return cut(out);
-        return network(d, 14, (d[12] << 8) | d[13], wireEnd, out);
+        if (length < 14) return cut(out);
+        return network(d, o + 14, end, (d[o + 12] << 8) | d[o + 13], wireEnd, out);
       case LinkType.RAW:
       case LinkType.RAW_12:
       case LinkType.RAW_14:
-        return rawIp(d, 0, wireEnd, out);
+        return rawIp(d, o, end, wireEnd, out);
       case LinkType.IPV4:
-        return decodeIpv4(d, 0, wireEnd, out);
+        return decodeIpv4(d, o, end, wireEnd, out);
       case LinkType.IPV6:
-        return decodeIpv6(d, 0, wireEnd, out);
+        return decodeIpv6(d, o, end, wireEnd, out);
       case LinkType.LINUX_SLL:
-        if (end < 16) return cut(out);
-        return network(d, 16, (d[14] << 8) | d[15], wireEnd, out);
+        if (length < 16) return cut(out);
+        return network(d, o + 16, end, (d[o + 14] << 8) | d[o + 15], wireEnd, out);
       case LinkType.LINUX_SLL2:
-        if (end < 20) return cut(out);
-        return network(d, 20, (d[0] << 8) | d[1], wireEnd, out);
+        if (length < 20) return cut(out);
+        return network(d, o + 20, end, (d[o] << 8) | d[o + 1], wireEnd, out);
       case LinkType.NULL:
       case LinkType.LOOP:
-        return loopback(d, wireEnd, out);
+        return loopback(d, o, end, wireEnd, out);
       case LinkType.PPP:
-        if (end < 2) return cut(out);
-        return ppp(d, d[0] === 0xff && d[1] === 0x03 ? 2 : 0, wireEnd, out);
+        if (length < 2) return cut(out);
+        return ppp(d, d[o] === 0xff && d[o + 1] === 0x03 ? o + 2 : o, end, wireEnd, out);
       case LinkType.PPP_HDLC:
       case LinkType.C_HDLC:
-        if (end < 4) return cut(out);
-        if (d[0] === 0xff) return ppp(d, 2, wireEnd, out);
-        return network(d, 4, (d[2] << 8) | d[3], wireEnd, out);
+        if (length < 4) return cut(out);
+        if (d[o] === 0xff) return ppp(d, o + 2, end, wireEnd, out);
+        return network(d, o + 4, end, (d[o + 2] << 8) | d[o + 3], wireEnd, out);
       default:
-        this.unknownLinkTypes.set(packet.linkType, (this.unknownLinkTypes.get(packet.linkType) ?? 0) + 1);
+        this.unknownLinkTypes.set(linkType, (this.unknownLinkTypes.get(linkType) ?? 0) + 1);
         return out;
     }
   }
@@ -83,11 +112,11 @@ function cut(out: DecodedPacket): DecodedPacket {
 }
 
 /** IP whose version the first nibble gives (raw IP link types); anything but 4 or 6 is malformed. */
-function rawIp(d: Uint8Array, o: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  if (o >= d.length) return cut(out);
+function rawIp(d: Uint8Array, o: number, end: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
+  if (o >= end) return cut(out);
   const version = d[o] >> 4;
-  if (version === 4) decodeIpv4(d, o, wireEnd, out);
-  else if (version === 6) decodeIpv6(d, o, wireEnd, out);
+  if (version === 4) decodeIpv4(d, o, end, wireEnd, out);
+  else if (version === 6) decodeIpv6(d, o, end, wireEnd, out);
   else {
     out.kind = DecodeKind.Undecodable;
     out.malformed = true;
@@ -96,17 +125,23 @@ function rawIp(d: Uint8Array, o: number, wireEnd: number, out: DecodedPacket): D
 }
 
 /**
- * The network layer after an EtherType at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100) and MPLS label stacks are
+ * The network layer after an EtherType, at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100) and MPLS label stacks are
  * peeled off in a loop; PPPoE session frames lead to PPP. Anything else is NonIp.
  */
-function network(d: Uint8Array, o: number, type: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  const end = d.length;
+function network(
+  d: Uint8Array,
+  o: number,
+  end: number,
+  type: number,
+  wireEnd: number,
+  out: DecodedPacket,
+): DecodedPacket {
   for (;;) {
     if (type === EtherType.IPV4) {
-      return decodeIpv4(d, o, wireEnd, out);
+      return decodeIpv4(d, o, end, wireEnd, out);
     }
     if (type === EtherType.IPV6) {
-      return decodeIpv6(d, o, wireEnd, out);
+      return decodeIpv6(d, o, end, wireEnd, out);
     }
     if (type === EtherType.VLAN || type === EtherType.QINQ || type === EtherType.QINQ_OLD) {
       if (o + 4 > end) return cut(out);
@@ -131,7 +166,7 @@ function network(d: Uint8Array, o: number, type: number, wireEnd: number, out: D
       } else return out;
     } else if (type === EtherType.PPPOE_SESSION) {
       if (o + 8 > end) return cut(out);
-      return pppProtocol(d, o + 8, (d[o + 6] << 8) | d[o + 7], wireEnd, out);
+      return pppProtocol(d, o + 8, end, (d[o + 6] << 8) | d[o + 7], wireEnd, out);
     } else {
       return out;
     }
@@ -139,33 +174,40 @@ function network(d: Uint8Array, o: number, type: number, wireEnd: number, out: D
 }
 
 /** PPP header at `o`: a 2-byte protocol, or 1 byte when compressed (protocol-field compression: odd first byte). */
-function ppp(d: Uint8Array, o: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  if (o >= d.length) return cut(out);
-  if ((d[o] & 1) === 1) return pppProtocol(d, o + 1, d[o], wireEnd, out);
-  if (o + 2 > d.length) return cut(out);
-  return pppProtocol(d, o + 2, (d[o] << 8) | d[o + 1], wireEnd, out);
+function ppp(d: Uint8Array, o: number, end: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
+  if (o >= end) return cut(out);
+  if ((d[o] & 1) === 1) return pppProtocol(d, o + 1, end, d[o], wireEnd, out);
+  if (o + 2 > end) return cut(out);
+  return pppProtocol(d, o + 2, end, (d[o] << 8) | d[o + 1], wireEnd, out);
 }
 
-function pppProtocol(d: Uint8Array, o: number, protocol: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  if (protocol === PppProtocol.IPV4) decodeIpv4(d, o, wireEnd, out);
-  else if (protocol === PppProtocol.IPV6) decodeIpv6(d, o, wireEnd, out);
+function pppProtocol(
+  d: Uint8Array,
+  o: number,
+  end: number,
+  protocol: number,
+  wireEnd: number,
+  out: DecodedPacket,
+): DecodedPacket {
+  if (protocol === PppProtocol.IPV4) decodeIpv4(d, o, end, wireEnd, out);
+  else if (protocol === PppProtocol.IPV6) decodeIpv6(d, o, end, wireEnd, out);
   return out;
 }
 
 /** BSD NULL / LOOP: a 4-byte address family, read in whichever byte order gives a small value. */
-function loopback(d: Uint8Array, wireEnd: number, out: DecodedPacket): DecodedPacket {
-  if (d.length < 4) return cut(out);
+function loopback(d: Uint8Array, o: number, end: number, wireEnd: number, out: DecodedPacket): DecodedPacket {
+  if (end - o < 4) return cut(out);
   let family: number;
-  if (d[1] === 0 && d[2] === 0 && d[3] === 0) family = d[0];
-  else if (d[0] === 0 && d[1] === 0 && d[2] === 0) family = d[3];
+  if (d[o + 1] === 0 && d[o + 2] === 0 && d[o + 3] === 0) family = d[o];
+  else if (d[o] === 0 && d[o + 1] === 0 && d[o + 2] === 0) family = d[o + 3];
   else return out;
-  if (family === AddressFamily.INET) decodeIpv4(d, 4, wireEnd, out);
+  if (family === AddressFamily.INET) decodeIpv4(d, o + 4, end, wireEnd, out);
   else if (
     family === AddressFamily.INET6_BSD ||
     family === AddressFamily.INET6_FREEBSD ||
     family === AddressFamily.INET6_DARWIN
   ) {
-    decodeIpv6(d, 4, wireEnd, out);
+    decodeIpv6(d, o + 4, end, wireEnd, out);
   }
   return out;
 }
