@@ -1,6 +1,9 @@
 // Declares every tracemill command in one place; each command's code is a thin file under commands/.
 import { TRACEMILL_VERSION } from "@tracemill/engine";
 import { Command } from "commander";
+import { imagesCommand } from "./commands/images.js";
+import { iptCommand } from "./commands/ipt.js";
+import { labelCommand } from "./commands/label.js";
 import { mergeCommand } from "./commands/merge.js";
 import { serveCommand } from "./commands/serve.js";
 
@@ -12,6 +15,9 @@ export function buildProgram(): Command {
     .option("--debug", "print stack traces of errors")
     .showHelpAfterError()
     .exitOverride();
+  program.addCommand(imagesCommand());
+  program.addCommand(iptCommand());
+  program.addCommand(labelCommand());
   program.addCommand(mergeCommand());
   program.addCommand(serveCommand());
   for (const command of program.commands) command.exitOverride();

@@ -1,0 +1,74 @@
+// Runs a capability into a scratch directory beside the requested output and moves its files to the names the user
+// chose: the engine writes fixed names into an empty directory, the command line lets users name files.
+import fs from "node:fs";
+import path from "node:path";
+import type { CapabilityResult, RunOptions } from "@tracemill/engine";
+import { type Command, InvalidArgumentError } from "commander";
+
+/** Output file name in the capability's directory → where the user wants it (undefined: not kept). */
+export type OutputPlacement = Record<string, string | undefined>;
+
+export async function runIntoFiles(
+  anchor: string,
+  run: (options: RunOptions) => Promise<CapabilityResult>,
+  placement: (result: CapabilityResult) => OutputPlacement,
+): Promise<CapabilityResult> {
+  // Same directory as the target, so the final rename never crosses file systems.
+  const outDir = await fs.promises.mkdtemp(path.join(path.dirname(path.resolve(anchor)), ".tracemill-"));
+  try {
+    const result = await run({ outDir });
+    for (const [name, target] of Object.entries(placement(result))) {
+      if (target) await fs.promises.rename(path.join(outDir, name), path.resolve(target));
+    }
+    return result;
+  } finally {
+    await fs.promises.rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/** `name` with its extension replaced: "out/ipt.txt" → "out/ipt.csv". */
+export function withExtension(file: string, extension: string): string {
+  const parsed = path.parse(file);
+  return path.join(parsed.dir, `${parsed.name}${extension}`);
+}
+
+/** Parses a number option for commander; a bad value is a usage error (exit 2). */
+export function numberOption(what: string, check: (value: number) => boolean = Number.isFinite) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (text.trim() === "" || !check(value)) throw new InvalidArgumentError(`${what} expected, got "${text}"`);
+    return value;
+  };
+}
+
+/** The session options every capture command shares with `tracemill extract`. */
+export function addSessionOptions(command: Command): Command {
+  return command
+    .option(
+      "--idle-timeout <s>",
+      "idle timeout in seconds (default 120)",
+      numberOption("a positive number", (v) => v > 0),
+    )
+    .option(
+      "--active-timeout <s>",
+      "active timeout in seconds (default 1800)",
+      numberOption("a positive number", (v) => v > 0),
+    )
+    .option("--length <mode>", "packet length: ip (IP header's length, default) or frame", lengthOption);
+}
+
+export interface SessionCommandOptions {
+  idleTimeout?: number;
+  activeTimeout?: number;
+  length?: "ip" | "frame";
+}
+
+/** The shared session options as the engine takes them. */
+export function sessionOptions(options: SessionCommandOptions): SessionCommandOptions {
+  return { idleTimeout: options.idleTimeout, activeTimeout: options.activeTimeout, length: options.length };
+}
+
+function lengthOption(text: string): "ip" | "frame" {
+  if (text !== "ip" && text !== "frame") throw new InvalidArgumentError(`ip or frame expected, got "${text}"`);
+  return text;
+}

@@ -1,0 +1,58 @@
+// tracemill images: sessions as rows of 280 grayscale pixels, n per PNG, zipped with a manifest and the feature CSV.
+import { extractImages, IMAGES_ZIP_FILE } from "@tracemill/engine";
+import { Command } from "commander";
+import {
+  addSessionOptions,
+  numberOption,
+  runIntoFiles,
+  type SessionCommandOptions,
+  sessionOptions,
+} from "./capability-output.js";
+
+interface ImagesCommandOptions extends SessionCommandOptions {
+  flowsPerImage: number;
+  output: string;
+  keepAddresses?: boolean;
+  attacks?: string;
+  alerts?: string;
+  classification?: string;
+  summary?: string;
+}
+
+export function imagesCommand(): Command {
+  const command = new Command("images")
+    .description("turn every session into a 280-byte grayscale row, n rows per PNG, zipped with a manifest and the CSV")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .requiredOption(
+      "-n, --flows-per-image <n>",
+      "sessions (rows) per image",
+      numberOption("a whole number ≥ 1", (v) => Number.isInteger(v) && v >= 1),
+    )
+    .option("-o, --output <file>", "zip file", "images.zip")
+    .option("--keep-addresses", "keep IP addresses and ports in the rows (zeroed by default)")
+    .option("--attacks <capture>", "add binary labels to the manifest and CSV (as tracemill label --attacks)")
+    .option("--alerts <file>", "add alert classes to the manifest and CSV (as tracemill label --alerts)")
+    .option("--classification <file>", "classification.config naming the alerts' classtypes")
+    .option("--summary <file>", "also write the run summary (JSON)");
+  return addSessionOptions(command).action(async (capture: string, options: ImagesCommandOptions) => {
+    const result = await runIntoFiles(
+      options.output,
+      (run) =>
+        extractImages(
+          capture,
+          {
+            ...sessionOptions(options),
+            flowsPerImage: options.flowsPerImage,
+            keepAddresses: options.keepAddresses,
+            attacks: options.attacks,
+            alerts: options.alerts,
+            classification: options.classification,
+          },
+          run,
+        ),
+      () => ({ [IMAGES_ZIP_FILE]: options.output, "summary.json": options.summary }),
+    );
+    const images = result.summary.images as { images: number; rows: number };
+    process.stderr.write(`${images.rows} sessions in ${images.images} images: ${options.output}\n`);
+  });
+}

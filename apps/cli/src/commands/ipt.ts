@@ -1,0 +1,37 @@
+// tracemill ipt: inter-packet time series, one line per session, beside the feature CSV (docs/formats.md, "IPT time series").
+import { extractIpt, IPT_CSV_FILE, IPT_FILE } from "@tracemill/engine";
+import { Command } from "commander";
+import {
+  addSessionOptions,
+  runIntoFiles,
+  type SessionCommandOptions,
+  sessionOptions,
+  withExtension,
+} from "./capability-output.js";
+
+interface IptCommandOptions extends SessionCommandOptions {
+  output: string;
+  csv?: string;
+  signed?: boolean;
+  summary?: string;
+}
+
+export function iptCommand(): Command {
+  const command = new Command("ipt")
+    .description("write the inter-packet times of every session (one line per CSV row) and the feature CSV")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .option("-o, --output <file>", "IPT text file", "ipt.txt")
+    .option("--csv <file>", "feature CSV (default: the output's name with .csv)")
+    .option("--signed", "negative gaps for packets of the session's backward side")
+    .option("--summary <file>", "also write the run summary (JSON)");
+  return addSessionOptions(command).action(async (capture: string, options: IptCommandOptions) => {
+    const csv = options.csv ?? withExtension(options.output, ".csv");
+    const result = await runIntoFiles(
+      options.output,
+      (run) => extractIpt(capture, { ...sessionOptions(options), signed: options.signed }, run),
+      () => ({ [IPT_FILE]: options.output, [IPT_CSV_FILE]: csv, "summary.json": options.summary }),
+    );
+    const ipt = result.summary.ipt as { lines: number; gaps: number };
+    process.stderr.write(`${ipt.lines} sessions, ${ipt.gaps} gaps: ${options.output}, ${csv}\n`);
+  });
+}

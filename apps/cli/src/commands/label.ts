@@ -1,0 +1,115 @@
+// tracemill label: the feature CSV with labels: binary from an attack capture or a merge's provenance record, or
+// classes from IDS alerts (docs/formats.md, "Labelled datasets").
+import { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } from "@tracemill/engine";
+import { Command } from "commander";
+import {
+  addSessionOptions,
+  numberOption,
+  runIntoFiles,
+  type SessionCommandOptions,
+  sessionOptions,
+} from "./capability-output.js";
+
+interface LabelCommandOptions extends SessionCommandOptions {
+  attacks?: string;
+  alerts?: string;
+  classification?: string;
+  maxPriority?: number;
+  tolerance?: number;
+  provenance?: string | false;
+  output?: string;
+  summary?: string;
+}
+
+/** Unmatched alerts printed on the terminal; the summary file lists them all. */
+const SHOWN_ALERTS = 20;
+
+export function labelCommand(): Command {
+  const command = new Command("label")
+    .description("label every session: binary (--attacks, or a merge's provenance record) or by alert class (--alerts)")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .option("--attacks <capture>", "capture holding the attacks: sessions with the same 5-tuple are labelled 1")
+    .option("--alerts <file>", "unified2 or Suricata EVE JSON alerts: sessions get the class of their alerts")
+    .option("--classification <file>", "classification.config naming the alerts' classtypes")
+    .option(
+      "--max-priority <p>",
+      "ignore alerts whose priority number is above p",
+      numberOption("a whole number ≥ 1", (v) => Number.isInteger(v) && v >= 1),
+    )
+    .option(
+      "--tolerance <s>",
+      "seconds an alert may lie outside its session (default 1)",
+      numberOption("a number ≥ 0", (v) => v >= 0),
+    )
+    .option("--provenance <file>", "merge provenance record (default: <capture stem>.provenance.jsonl if present)")
+    .option("--no-provenance", "label by 5-tuples even when a provenance record is beside the capture")
+    .option("-o, --output <file>", "labelled CSV (default labelled.csv, or classified.csv with --alerts)")
+    .option("--summary <file>", "also write the run summary (JSON)");
+  return addSessionOptions(command).action(async (capture: string, options: LabelCommandOptions) => {
+    const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);
+    const result = await runIntoFiles(
+      output,
+      (run) =>
+        labelCapture(
+          capture,
+          {
+            ...sessionOptions(options),
+            attacks: options.attacks,
+            alerts: options.alerts,
+            classification: options.classification,
+            maxPriority: options.maxPriority,
+            tolerance: options.tolerance,
+            provenance: options.provenance,
+          },
+          run,
+        ),
+      (r) => ({ [r.outputs[0].name]: output, "summary.json": options.summary }),
+    );
+    process.stderr.write(describe(result.summary.labels as LabelSummary, output));
+  });
+}
+
+interface LabelSummary {
+  method: "provenance" | "tuples" | "alerts";
+  sessions: Record<string, number>;
+  provenanceFile?: string;
+  attackFile?: string;
+  alertFile?: string;
+  classes?: Record<string, number>;
+  alertsRead?: number;
+  ignoredByPriority?: number;
+  matchedAlerts?: number;
+  unmatchedAlerts?: number;
+  unmatched?: {
+    time: string;
+    protocol: number;
+    src: string;
+    srcPort: number;
+    dst: string;
+    dstPort: number;
+    signature: string;
+    priority: number;
+    class: string;
+  }[];
+}
+
+function describe(labels: LabelSummary, output: string): string {
+  const how =
+    labels.method === "provenance"
+      ? `provenance record ${labels.provenanceFile} (exact)`
+      : labels.method === "tuples"
+        ? `5-tuples of ${labels.attackFile}`
+        : `alerts of ${labels.alertFile}`;
+  const total = labels.sessions["0"] + labels.sessions["1"];
+  let text = `${total} sessions labelled by ${how}: ${labels.sessions["1"]} labelled 1, ${labels.sessions["0"]} labelled 0 → ${output}\n`;
+  if (labels.method !== "alerts") return text;
+  const classes = Object.entries(labels.classes ?? {}).sort((a, b) => b[1] - a[1]);
+  text += `classes: ${classes.map(([name, count]) => `${name} ${count}`).join(", ")}\n`;
+  text += `alerts: ${labels.alertsRead} read, ${labels.ignoredByPriority} above the maximum priority, ${labels.matchedAlerts} matched, ${labels.unmatchedAlerts} matched no session\n`;
+  for (const a of (labels.unmatched ?? []).slice(0, SHOWN_ALERTS)) {
+    text += `  unmatched: ${a.time} proto ${a.protocol} ${a.src}:${a.srcPort} → ${a.dst}:${a.dstPort} sig ${a.signature} priority ${a.priority} ${a.class}\n`;
+  }
+  if ((labels.unmatchedAlerts ?? 0) > SHOWN_ALERTS)
+    text += `  … all ${labels.unmatchedAlerts} are listed in the summary (--summary)\n`;
+  return text;
+}
