@@ -12,7 +12,10 @@ export const DecodeKind = {
   NonIp: 4,
   /** A fragment whose transport header has not been seen yet (ports unknown for now). */
   FragmentPending: 5,
-  /** The headers are cut short by the capture (snaplen) or the packet is damaged: see `truncated` / `malformed`. */
+  /**
+   * The headers are cut short by the capture (snaplen) or inconsistent: exactly one of `truncated` / `malformed`
+   * says which. Fields read before the problem (ipVersion, addresses, protocol, lengths) stay filled.
+   */
   Undecodable: 6,
 } as const;
 export type DecodeKind = (typeof DecodeKind)[keyof typeof DecodeKind];
@@ -39,10 +42,14 @@ export interface DecodedPacket {
   dst: Uint8Array;
   /** Transport protocol number (after IPv6 extension headers); -1 without IP. */
   protocol: number;
-  /** Ports for TCP/UDP (fragments: the ports of their datagram once known); 0 otherwise. */
+  /** Ports when kind is Tcp or Udp (later fragments: once a FragmentTracker knows them); 0 otherwise. */
   srcPort: number;
   dstPort: number;
-  /** IP packet length from the IP header: IPv4 total length; IPv6 40 + payload length. */
+  /**
+   * IP packet length from the IP header: IPv4 total length; IPv6 40 + payload length. A length field of 0
+   * (IPv4 total length: segmentation offload; IPv6 payload length with a next header: jumbogram or offload)
+   * is replaced by the packet's length on the wire (frame original length minus the link-layer header).
+   */
   ipLength: number;
   /** IP header length including IPv4 options or IPv6 extension headers. */
   ipHeaderLength: number;
@@ -50,7 +57,7 @@ export interface DecodedPacket {
   transportHeaderLength: number;
   /** TCP flags byte (see TcpFlag); 0 for UDP. */
   tcpFlags: number;
-  /** Transport payload bytes in this packet per the IP length (not the captured bytes). */
+  /** ipLength − ipHeaderLength − transportHeaderLength: payload bytes per the IP header, not the captured bytes. */
   payloadLength: number;
   /** Offset of the IP header in the packet's data; -1 without IP. */
   ipOffset: number;
@@ -64,9 +71,15 @@ export interface DecodedPacket {
   fragmentOffset: number;
   /** Fragments only: the more-fragments flag (false on the last fragment). */
   moreFragments: boolean;
-  /** The captured bytes end before what the headers announce (the packet is still counted). */
+  /**
+   * The captured bytes end before what the headers announce. With complete headers the packet keeps its kind
+   * (Tcp, Udp, …) and exact lengths; with cut headers it is Undecodable.
+   */
   truncated: boolean;
-  /** A header is inconsistent (bad version, header length beyond the packet, …). */
+  /**
+   * A header is inconsistent (bad IP version, IHL < 5, total length < header length, an extension header or TCP
+   * header beyond the IP length, TCP data offset < 5, …): kind is Undecodable. Never set with `truncated`.
+   */
   malformed: boolean;
 }
 
