@@ -79,7 +79,7 @@ export function FilePicker(props: {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <FileIcon kind={kind === "capture" ? "pcap" : kind === "alerts" ? "u2" : "other"} size={28} />
+        <FileIcon kind={kind === "capture" ? "pcap" : kind === "alerts" ? "u2" : "csv-class"} size={28} />
         <span>Drop a file here, or </span>
         <span className="button">choose a file</span>
         <input

@@ -1,0 +1,271 @@
+// The web app in real Chromium against `tracemill serve`: accounts, every capability's wizard with real captures,
+// live progress, downloads, sharing, a second user's read-only view, sign-out; a screenshot of every screen.
+import fs from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
+import { launchBrowser, screenshot } from "./browser.js";
+import { card, createJob, finished, register, signIn, upload } from "./ui-helpers.js";
+
+/** Capabilities the server runs in this build; the others must fail visibly with the server's message. */
+const SUPPORTED = new Set<string>([]);
+
+const alice = { userName: "alice", email: "alice@example.org", password: "alice-password" };
+const bob = { userName: "bob", email: "bob@example.org", password: "bob-password-1" };
+
+const jobs = [
+  {
+    capability: "extract",
+    route: "/ui/extract",
+    title: "Wikipedia features",
+    mainLabel: "Capture",
+    file: "wikipedia-browse.pcap",
+    steps: [async (page: Page) => void (await page.getByText("Advanced parameters").click())],
+  },
+  {
+    capability: "sanitize",
+    route: "/ui/clear",
+    title: "Log4Shell sanitized",
+    mainLabel: "Capture to sanitize",
+    file: "log4shell-exploit.pcap",
+    steps: [async (page: Page) => void (await page.getByLabel("Ruleset", { exact: true }).selectOption("default"))],
+  },
+  {
+    capability: "merge",
+    route: "/ui/merge",
+    title: "Wikipedia with Log4Shell",
+    mainLabel: "Background capture (attack-free)",
+    file: "wikipedia-browse.pcap",
+    steps: [
+      async (page: Page) => {
+        await upload(page, "Attack capture", "log4shell-exploit.pcap");
+        await page.getByLabel(/Insertion point/).fill("1");
+      },
+    ],
+  },
+  {
+    capability: "label",
+    route: "/ui/extract/labeling",
+    title: "Log4Shell binary labels",
+    mainLabel: "Capture to label",
+    file: "log4shell-exploit.pcap",
+    steps: [async (page: Page) => upload(page, "Attack capture", "log4shell-exploit.pcap")],
+  },
+  {
+    capability: "label",
+    route: "/ui/extract/labeling",
+    title: "Multi-class labels",
+    mainLabel: "Capture to label",
+    file: "wikipedia-browse.pcap",
+    steps: [
+      async (page: Page) => {
+        await page.getByLabel(/Multi-class/).check();
+        await upload(page, "Alerts (unified2 or EVE file)", "pyidstools_merged.u2");
+      },
+    ],
+  },
+  {
+    capability: "ipt",
+    route: "/ui/extract/ipts",
+    title: "Wikipedia IPT",
+    mainLabel: "Capture",
+    file: "wikipedia-browse.pcap",
+    steps: [async (page: Page) => void (await page.getByLabel(/Signed times/).check())],
+  },
+  {
+    capability: "images",
+    route: "/ui/extract/images",
+    title: "Wikipedia images",
+    mainLabel: "Capture",
+    file: "wikipedia-browse.pcap",
+    steps: [async (page: Page) => void (await page.getByLabel("Sessions (flows) per image").fill("4"))],
+  },
+];
+
+describe("web app", () => {
+  let app: ServedApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const shot = (name: string) => screenshot(page, name);
+
+  beforeAll(async () => {
+    app = await serve();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("shows the public screens and guards the others", async () => {
+    await page.goto(`${app.url}/`);
+    await page.getByRole("button", { name: "See more" }).click();
+    await shot("home");
+    for (const [route, name] of [
+      ["/ui/resources/about", "about"],
+      ["/ui/resources/usage", "usage"],
+      ["/ui/resources/capabilities", "capabilities"],
+    ]) {
+      await page.goto(`${app.url}${route}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await shot(name);
+    }
+    await page.goto(`${app.url}/ui/dataSets`);
+    await page.waitForURL(/\/ui\/login\?next=%2Fui%2FdataSets$/);
+    await shot("login");
+    await page.goto(`${app.url}/no/such/page`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Tracemill");
+  });
+
+  it("registers, rejects bad input with the exact messages, and signs in back to the asked page", async () => {
+    await page.goto(`${app.url}/ui/register`);
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByLabel("Repeat password").fill("different");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    for (const message of ["User is required", "Email is required", "Password must be at least 8 characters"])
+      await page.getByText(message, { exact: true }).first().waitFor();
+    await shot("register-validation");
+    await register(page, app.url, alice);
+    await page.goto(`${app.url}/ui/login`);
+    await signIn(page, { email: alice.email, password: "wrong-password" });
+    await page.getByRole("alert").first().waitFor();
+    await shot("login-error");
+    await page.goto(`${app.url}/ui/profile`);
+    await page.waitForURL(/\/ui\/login\?next=/);
+    await signIn(page, alice);
+    await page.waitForURL(`${app.url}/ui/profile`);
+    await page.getByText(alice.email).waitFor();
+    await shot("profile");
+  });
+
+  it("checks a file's content before uploading it", async () => {
+    await page.goto(`${app.url}/ui/extract`);
+    await page.getByLabel("Capture: choose a file").setInputFiles({
+      name: "not-a-capture.pcap",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.from("this is plain text, not packets"),
+    });
+    await page.getByText(/does not look like a pcap/).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByText("Title is required").waitFor();
+    await shot("extract-bad-file");
+  });
+
+  it("creates one job of each kind from real captures and follows them to the end", async () => {
+    for (const job of jobs) {
+      const shootStep =
+        job.title === jobs[0].title || job.capability !== "extract"
+          ? (step: string) =>
+              shot(`create-${job.capability}${job.title.startsWith("Multi") ? "-multiclass" : ""}-${step}`)
+          : undefined;
+      await createJob(page, app.url, job.route, job, job.steps, shootStep);
+    }
+    await shot("my-jobs-running");
+    for (const job of jobs) {
+      const status = await finished(page, job.title);
+      if (SUPPORTED.has(job.capability)) expect(status, job.title).toBe("succeeded");
+      else {
+        expect(status, job.title).toBe("failed");
+        expect(await card(page, job.title).locator(".job-error").textContent()).toBeTruthy();
+      }
+    }
+    await shot("my-jobs");
+  });
+
+  it("downloads outputs and shows a job's details", async () => {
+    const done = jobs.find((j) => SUPPORTED.has(j.capability)) ?? jobs[0];
+    const jobCard = card(page, done.title);
+    if (SUPPORTED.has(done.capability)) {
+      const first = jobCard.locator(".outputs a").first();
+      const [download] = await Promise.all([page.waitForEvent("download"), first.click()]);
+      expect(fs.statSync(await download.path()).size).toBeGreaterThan(0);
+      const [zip] = await Promise.all([
+        page.waitForEvent("download"),
+        jobCard.getByRole("link", { name: "Download all (zip)" }).click(),
+      ]);
+      expect(
+        fs
+          .readFileSync(await zip.path())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe("PK");
+    }
+    await jobCard.getByRole("link", { name: "Details" }).click();
+    await page.getByRole("heading", { name: "Inputs" }).waitFor();
+    expect(await page.locator("td.hash").first().textContent()).toMatch(/^[0-9a-f]{64}$/);
+    await shot("details");
+  });
+
+  it("makes a job public; a second user sees it under Shared Jobs and cannot change it", async () => {
+    const shared = jobs[0].title;
+    await page.goto(`${app.url}/ui/dataSets`);
+    await card(page, shared).getByRole("link", { name: "Edit" }).click();
+    await page.waitForURL(/\/ui\/update\?id=/);
+    await page.getByLabel(/^Public/).check();
+    await shot("update");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${app.url}/ui/dataSets`);
+    await card(page, shared).getByText("public").waitFor();
+
+    const other = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+    const bobPage = await other.newPage();
+    await register(bobPage, app.url, bob);
+    await signIn(bobPage, bob);
+    await bobPage.waitForURL(`${app.url}/ui/dataSets`);
+    await bobPage.getByRole("link", { name: "Shared Jobs" }).click();
+    const seen = bobPage.locator("article.job-card", { hasText: shared });
+    await seen.waitFor();
+    expect(await bobPage.locator("article.job-card").count()).toBe(1);
+    expect(await seen.getByRole("link", { name: "Edit" }).count()).toBe(0);
+    expect(await seen.getByRole("button", { name: "Delete" }).count()).toBe(0);
+    await screenshot(bobPage, "shared-jobs");
+    const id = new URL(
+      `${app.url}${await seen.getByRole("link", { name: "Details" }).getAttribute("href")}`,
+    ).searchParams.get("id");
+    const attempt = await bobPage.evaluate(async (jobId) => {
+      const patch = await fetch(`/api/jobs/${jobId}`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title: "taken over" }),
+      });
+      const del = await fetch(`/api/jobs/${jobId}`, { method: "DELETE" });
+      return [patch.status, del.status];
+    }, id);
+    expect(attempt[0]).toBeGreaterThanOrEqual(400);
+    expect(attempt[1]).toBeGreaterThanOrEqual(400);
+    await other.close();
+  });
+
+  it("deletes a job after confirmation, shows the resources in both themes, and signs out", async () => {
+    await page.goto(`${app.url}/ui/dataSets`);
+    const victim = card(page, jobs[jobs.length - 1].title);
+    await victim.getByRole("button", { name: "Delete" }).click();
+    await shot("delete-confirm");
+    await victim.getByRole("button", { name: "Yes, delete" }).click();
+    await victim.waitFor({ state: "detached" });
+
+    await page.goto(`${app.url}/ui/resources/feature/set`);
+    await page.locator("tbody tr").nth(49).waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(50);
+    await shot("feature-set");
+    await page.goto(`${app.url}/ui/resources/file/formats`);
+    await page.getByRole("heading", { name: "File Formats" }).waitFor();
+    await shot("file-formats");
+    await page.getByRole("button", { name: /Dark mode/ }).click();
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    await shot("file-formats-dark");
+    await page.goto(`${app.url}/ui/dataSets`);
+    await shot("my-jobs-dark");
+    await page.getByRole("button", { name: /Light mode/ }).click();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${app.url}/ui/login`);
+    expect(await page.getByRole("link", { name: "Download" }).count()).toBe(0);
+    await page.goto(`${app.url}/ui/dataSets`);
+    await page.waitForURL(/\/ui\/login\?next=/);
+  });
+});
