@@ -36,7 +36,10 @@ export interface DecodedPacket {
   kind: DecodeKind;
   /** 4 or 6; 0 when there is no IP layer. */
   ipVersion: 0 | 4 | 6;
-  /** Source address: 4 bytes used for IPv4, 16 for IPv6. Reused buffer. */
+  /**
+   * Source address: the first 4 bytes for IPv4, 16 for IPv6. Reused buffer, refilled only when the IP header is
+   * complete: valid whenever `ipLength` > 0 (an undecodable packet cut inside its IP header keeps stale bytes).
+   */
   src: Uint8Array;
   /** Destination address, as `src`. */
   dst: Uint8Array;
