@@ -15,13 +15,13 @@ import {
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AtomicFile } from "./atomic-file.js";
 import { FileCursor } from "./file-cursor.js";
+import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
 import { openWriter, planOutput } from "./output-plan.js";
 import { type PlacementOptions, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
-import { ReorderingSource } from "./reorder-buffer.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
 
@@ -32,7 +32,7 @@ export interface MergeOptions extends PlacementOptions {
   mappings?: AddressMapping[];
   /** How checksums are fixed after a rewrite (default "adjust": incremental). */
   checksums?: ChecksumMode;
-  /** Bytes of packets an out-of-order input may hold back at once (default 256 MiB). */
+  /** Bytes of late (out-of-order) packets an input may have, held in memory (default 256 MiB). */
   maxReorderBytes?: number;
 }
 
@@ -51,10 +51,11 @@ export async function mergeCaptures(
     onProgress?.({ percent: Math.min(99, Math.floor((done / Math.max(1, totalBytes * 2)) * 100)), stage });
 
   progress("scanning inputs", 0);
-  const bg = await scanCapture(background, path.basename(background), signal, (bytes) =>
+  const maxLateBytes = options.maxReorderBytes ?? DEFAULT_MAX_REORDER_BYTES;
+  const bg = await scanCapture(background, path.basename(background), maxLateBytes, signal, (bytes) =>
     progress("scanning inputs", bytes),
   );
-  const atk = await scanCapture(attacks, path.basename(attacks), signal, (bytes) =>
+  const atk = await scanCapture(attacks, path.basename(attacks), maxLateBytes, signal, (bytes) =>
     progress("scanning inputs", bg.bytes + bytes),
   );
   const plan = planOutput(bg, atk);
@@ -88,11 +89,8 @@ export async function mergeCaptures(
   let written = 0;
   try {
     const writer = openWriter(plan, bg, atk, capture.write);
-    const maxBufferedBytes = options.maxReorderBytes ?? DEFAULT_MAX_REORDER_BYTES;
     const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
-      scan.outOfOrderPackets === 0
-        ? cursor
-        : new ReorderingSource(cursor, { latenessNs: scan.maxLatenessNs, maxBufferedBytes, file: scan.name });
+      scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const sink = (packet: CapturedPacket, input: 0 | 1, tsSec: number, tsNsec: number, source: MergeSource) => {
       const index = packet.index;
@@ -137,7 +135,7 @@ export async function mergeCaptures(
       attacks: atk.outOfOrderPackets,
       handling:
         bg.outOfOrderPackets + atk.outOfOrderPackets > 0
-          ? "reordered by timestamp (reorder buffer sized by the first pass's measured lateness)"
+          ? "late packets held from the first pass and put back in timestamp order"
           : "none needed",
     },
     remapping: { mappings: map.mappings, checksums: options.checksums ?? "adjust", ...remapper?.stats },

@@ -1,8 +1,8 @@
 import type { CapturedPacket } from "@tracemill/core";
 import { describe, expect, it } from "vitest";
+import { InOrderSource, LatePackets } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
-import type { MergeSource } from "./merge-source.js";
-import { ReorderingSource } from "./reorder-buffer.js";
+import { type MergeSource, pull } from "./merge-source.js";
 import { fromNs, toNs } from "./timestamp.js";
 
 /** An in-memory source handing out packets in batches of `batch`, reusing one record like the real readers. */
@@ -79,25 +79,43 @@ describe("mergeOrdered", () => {
   });
 });
 
-describe("ReorderingSource", () => {
-  it("restores timestamp order given the input's lateness, keeping file order on ties", async () => {
-    const times = [10n, 30n, 20n, 30n, 25n, 60n, 40n, 70n, 70n, 65n];
-    // Largest lateness: 65 arrives after 70, 20 after 30 → 10 ns.
-    const source = new ReorderingSource(memorySource(times, 2), { latenessNs: 10, maxBufferedBytes: 1000, file: "x" });
-    const out = await run(source, memorySource([]), 0n);
-    expect(out.map((p) => p.ns)).toEqual([10n, 20n, 25n, 30n, 30n, 40n, 60n, 65n, 70n, 70n]);
-    expect(out.map((p) => p.index)).toEqual([0, 2, 4, 1, 3, 6, 5, 9, 7, 8]);
-    // Held packets keep their own bytes, not the reader's reused buffer.
-    expect(out.map((p) => p.byte)).toEqual([0, 2, 4, 1, 3, 6, 5, 9, 7, 8]);
+describe("InOrderSource", () => {
+  /** What the first pass does: hold every packet earlier than one before it. */
+  async function lateOf(times: bigint[]) {
+    const late = new LatePackets(1000, "x.pcap");
+    const indices: number[] = [];
+    const source = memorySource(times, 2);
+    let max = -1n;
+    for (let p = await pull(source); p; p = source.next() ?? (await pull(source))) {
+      const ns = toNs({ sec: p.tsSec, nsec: p.tsNsec });
+      if (ns < max) {
+        late.hold(p, [`late ${p.index}`]);
+        indices.push(p.index);
+      } else max = ns;
+    }
+    return { late: late.sorted(), indices };
+  }
+
+  it("puts late packets back in timestamp order, keeping file order on ties and their own bytes", async () => {
+    const times = [10n, 30n, 20n, 30n, 25n, 60n, 40n, 70n, 70n, 65n, 5n];
+    const { late, indices } = await lateOf(times);
+    expect(indices).toEqual([2, 4, 6, 9, 10]);
+    const source = new InOrderSource(memorySource(times, 2), late, indices);
+    const comments: string[][] = [];
+    const out: { index: number; ns: bigint; byte: number }[] = [];
+    await mergeOrdered(source, memorySource([]), { sec: 0, nsec: 0 }, (packet, _input, sec, nsec, from) => {
+      out.push({ index: packet.index, ns: toNs({ sec, nsec }), byte: packet.data[0] });
+      comments.push(from.packetComments());
+    });
+    expect(out.map((p) => p.ns)).toEqual([5n, 10n, 20n, 25n, 30n, 30n, 40n, 60n, 65n, 70n, 70n]);
+    expect(out.map((p) => p.index)).toEqual([10, 0, 2, 4, 1, 3, 6, 5, 9, 7, 8]);
+    expect(out.map((p) => p.byte)).toEqual([10, 0, 2, 4, 1, 3, 6, 5, 9, 7, 8]);
+    expect(comments[0]).toEqual(["late 10"]);
+    expect(comments[1]).toEqual([]);
   });
 
-  it("refuses an input too disordered for its memory bound", async () => {
+  it("refuses an input whose late packets exceed the memory bound", async () => {
     const times = [100n, ...Array.from({ length: 50 }, (_, i) => BigInt(i))];
-    const source = new ReorderingSource(memorySource(times), {
-      latenessNs: 100,
-      maxBufferedBytes: 10,
-      file: "late.pcap",
-    });
-    await expect(run(source, memorySource([]), 0n)).rejects.toThrow(/late.pcap is too far out of timestamp order/);
+    await expect(lateOf(times)).rejects.toThrow(/x.pcap is too far out of timestamp order/);
   });
 });

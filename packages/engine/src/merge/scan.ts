@@ -1,8 +1,9 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces) and its SHA-256, read as a stream without keeping packets.
-import { createHash } from "node:crypto";
 import type { CaptureInfo } from "@tracemill/core";
 import { FileCursor } from "./file-cursor.js";
+import { hashFile } from "./file-hash.js";
+import { type HeldPacket, LatePackets } from "./late-packets.js";
 import { pull } from "./merge-source.js";
 import { compareTimestamps, type Timestamp } from "./timestamp.js";
 
@@ -24,16 +25,24 @@ export interface CaptureScan {
   /** Every timestamp is a whole number of microseconds (so microsecond output loses nothing). */
   microsecondExact: boolean;
   linkTypes: number[];
+  /** The late packets (copies) in timestamp order, and their indices in file order. */
+  late: HeldPacket[];
+  lateIndices: number[];
 }
 
 export async function scanCapture(
   file: string,
   name: string,
+  maxLateBytes: number,
   signal?: AbortSignal,
   onProgress?: (bytesRead: number) => void,
 ): Promise<CaptureScan> {
-  const hash = createHash("sha256");
-  const cursor = new FileCursor(file, name, { onRawChunk: (chunk) => hash.update(chunk) });
+  const late = new LatePackets(maxLateBytes, name);
+  const lateIndices: number[] = [];
+  const cursor = new FileCursor(file, name);
+  const sha256 = hashFile(file);
+  // Rejections are taken up once the pass ends; a damaged capture's error comes first.
+  sha256.catch(() => {});
   let packets = 0;
   let first: Timestamp | null = null;
   let minSec = Number.POSITIVE_INFINITY;
@@ -62,6 +71,8 @@ export async function scanCapture(
         outOfOrderPackets++;
         const lateness = (maxSec - tsSec) * 1e9 + (maxNsec - tsNsec);
         if (lateness > maxLatenessNs) maxLatenessNs = lateness;
+        late.hold(packet, cursor.packetComments());
+        lateIndices.push(packet.index);
       }
       if (compareTimestamps(tsSec, tsNsec, minSec, minNsec) < 0) {
         minSec = tsSec;
@@ -74,7 +85,7 @@ export async function scanCapture(
   }
   return {
     name,
-    sha256: hash.digest("hex"),
+    sha256: await sha256,
     bytes: cursor.bytesRead,
     info: cursor.info!,
     packets,
@@ -85,6 +96,8 @@ export async function scanCapture(
     maxLatenessNs,
     microsecondExact,
     linkTypes: [...linkTypes],
+    late: late.sorted(),
+    lateIndices,
   };
 }
 
