@@ -189,4 +189,48 @@ describe("FragmentTracker", () => {
     feed(fragments(v4, { type: 1, bytes: new Uint8Array(3000) }, 1480)[1]);
     expect(tracker.size).toBe(0);
   });
+
+  it("reports every held fragment exactly once, with its own datagram's ports, under shuffling and eviction", () => {
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x80000000;
+    };
+    for (const maxDatagrams of [4, 1000]) {
+      const { tracker, feed, resolved, unattributed } = setup({ maxDatagrams });
+      const portsOf = new Map<number, number>();
+      const packets: { ip: Layer; port: number }[] = [];
+      for (let n = 0; n < 200; n++) {
+        const port = 1000 + n;
+        const ip = n % 2 === 0 ? v4 : v6;
+        for (const f of fragments(ip, udp({ srcPort: port, dstPort: 53, payload: 600 }), 200, n)) {
+          packets.push({ ip: f, port });
+        }
+      }
+      // Local shuffles: each fragment moves up to ~8 places, as reordering on a network does.
+      for (let i = 0; i < packets.length; i++) {
+        const j = Math.min(packets.length - 1, i + Math.floor(random() * 8));
+        [packets[i], packets[j]] = [packets[j], packets[i]];
+      }
+      packets.forEach(({ ip, port }, index) => {
+        portsOf.set(index, port);
+        const [kind, srcPort] = feed(ip);
+        if (kind !== DecodeKind.FragmentPending) expect(srcPort).toBe(port);
+      });
+      tracker.flush();
+      const reported = [...resolved.map((r) => r[0]), ...unattributed.map((u) => u[0])].sort((a, b) => a - b);
+      expect(new Set(reported).size).toBe(reported.length);
+      for (const [index, srcPort] of resolved) expect(srcPort).toBe(portsOf.get(index));
+      expect(tracker.stats.held).toBe(0);
+      const pending =
+        tracker.stats.resolvedLater + tracker.stats.evicted + tracker.stats.flushed + tracker.stats.overflow;
+      expect(reported.length).toBe(pending);
+      if (maxDatagrams === 1000) {
+        expect(unattributed).toEqual([]);
+        expect(resolved.length).toBeGreaterThan(50);
+      } else {
+        expect(tracker.stats.evicted).toBeGreaterThan(0);
+      }
+    }
+  });
 });
