@@ -57,7 +57,7 @@ export function mergeCommand(): Command {
       process.stdout.write(
         `${s.packets} packets written to ${s.output} (${s.format}); attacks shifted by ${s.placement.shiftSeconds} s, ` +
           `first attack packet at ${s.placement.firstAttackPacketAt ?? "-"}\n` +
-          `out-of-order packets: ${s.outOfOrder.background} background, ${s.outOfOrder.attacks} attacks (reordered)\n` +
+          `out-of-order packets (put back in timestamp order): ${s.outOfOrder.background} background, ${s.outOfOrder.attacks} attacks\n` +
           `provenance: ${s.provenance}\n`,
       );
     });
