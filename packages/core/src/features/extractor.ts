@@ -1,24 +1,17 @@
-// The lifecycle every feature extractor follows: a state per session, updated per packet, written once at the end.
+// The lifecycle every feature extractor follows: state per session, updated per packet, written once at the end.
 import type { FlowPacket } from "../flow/flow-packet.js";
 import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 
 /**
- * One feature group. `columns` are the CSV columns `finish` writes, in order. States are created once per session
- * record and reused: `init` must reset every field.
+ * One feature group. Its per-session state is `slots` numbers at offset `at` of the session's Float64Array: numbers
+ * in a typed array stay unboxed and one allocation serves every group, which is what keeps the per-packet cost low.
+ * The state is all zeros when a session starts (the "init" step is that reset); `update` sees every packet, the
+ * first included; `finish` writes the group's `columns`, in order.
  */
-export interface Extractor<S> {
+export interface Extractor {
   readonly columns: readonly string[];
-  create(): S;
-  /** The session's first packet arrives (before `update` sees it). */
-  init(state: S, packet: FlowPacket): void;
-  /** Every packet of the session, the first included. Omitted by groups computed from the session record alone. */
-  update?(state: S, packet: FlowPacket): void;
-  /** Writes the group's columns for the finished session. */
-  finish(state: S, session: Session, row: RowBuilder): void;
-}
-
-/** Declares an extractor with its state type checked and erased, so a list of them can be held in one array. */
-export function extractor<S>(definition: Extractor<S>): Extractor<unknown> {
-  return definition as Extractor<unknown>;
+  readonly slots: number;
+  update?(state: Float64Array, at: number, packet: FlowPacket): void;
+  finish(state: Float64Array, at: number, session: Session, row: RowBuilder): void;
 }

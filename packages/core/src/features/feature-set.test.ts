@@ -53,7 +53,7 @@ function runScenario(packets: string, options: FlowTableOptions = {}) {
   const table = new FlowTable<FeatureState>(
     {
       createState: () => features.createState(),
-      onStart: (session, packet) => features.init(session.state, packet),
+      onStart: (session) => features.init(session.state),
       onPacket: (session, packet) => features.update(session.state, packet),
       onEnd: (session) => {
         reasons[session.seq] = session.endReason;

@@ -1,4 +1,13 @@
 // Public surface of core/features: the extractor lifecycle and the feature columns in CSV order.
-export { type Extractor, extractor } from "./extractor.js";
+export type { Extractor } from "./extractor.js";
 export { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
-export { RunningStats } from "./running-stats.js";
+export {
+  addValue,
+  STATS_SLOTS,
+  statCount,
+  statDeviation,
+  statMax,
+  statMean,
+  statMin,
+  statSum,
+} from "./running-stats.js";

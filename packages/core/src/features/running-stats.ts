@@ -1,50 +1,54 @@
-// Count, sum, min, max and sample standard deviation of a stream of values, in constant memory.
+// Count, sum, min, max and sample standard deviation of a stream of values, kept in 6 slots of a Float64Array.
+
+/** Slots used: count, sum, min, max, mean, sum of squared deviations. */
+export const STATS_SLOTS = 6;
 
 /**
  * Sums stay exact while they are integers below 2^53 (packet lengths, nanosecond gaps). The variance uses Welford's
  * update: each step adds a product of two same-signed differences, so the sum of squares never goes negative and
  * the result never becomes NaN; it is deterministic for the same values in the same order.
  */
-export class RunningStats {
-  count = 0;
-  sum = 0;
-  min = 0;
-  max = 0;
-  private mean = 0;
-  private squares = 0;
-
-  reset(): void {
-    this.count = 0;
-    this.sum = 0;
-    this.min = 0;
-    this.max = 0;
-    this.mean = 0;
-    this.squares = 0;
+export function addValue(s: Float64Array, at: number, value: number): void {
+  const count = ++s[at];
+  s[at + 1] += value;
+  if (count === 1) {
+    s[at + 2] = value;
+    s[at + 3] = value;
+    s[at + 4] = value;
+    return;
   }
+  if (value < s[at + 2]) s[at + 2] = value;
+  if (value > s[at + 3]) s[at + 3] = value;
+  const delta = value - s[at + 4];
+  const mean = s[at + 4] + delta / count;
+  s[at + 4] = mean;
+  s[at + 5] += delta * (value - mean);
+}
 
-  add(value: number): void {
-    const count = ++this.count;
-    this.sum += value;
-    if (count === 1) {
-      this.min = value;
-      this.max = value;
-      this.mean = value;
-      return;
-    }
-    if (value < this.min) this.min = value;
-    if (value > this.max) this.max = value;
-    const delta = value - this.mean;
-    this.mean += delta / count;
-    this.squares += delta * (value - this.mean);
-  }
+export function statCount(s: Float64Array, at: number): number {
+  return s[at];
+}
 
-  /** Arithmetic mean; 0 for no values. */
-  get average(): number {
-    return this.count === 0 ? 0 : this.sum / this.count;
-  }
+export function statSum(s: Float64Array, at: number): number {
+  return s[at + 1];
+}
 
-  /** Sample standard deviation (n − 1); 0 for fewer than two values. */
-  get deviation(): number {
-    return this.count < 2 ? 0 : Math.sqrt(this.squares / (this.count - 1));
-  }
+/** Minimum; 0 for no values. */
+export function statMin(s: Float64Array, at: number): number {
+  return s[at + 2];
+}
+
+/** Maximum; 0 for no values. */
+export function statMax(s: Float64Array, at: number): number {
+  return s[at + 3];
+}
+
+/** Arithmetic mean (sum / count, from the exact sum); 0 for no values. */
+export function statMean(s: Float64Array, at: number): number {
+  return s[at] === 0 ? 0 : s[at + 1] / s[at];
+}
+
+/** Sample standard deviation (n − 1); 0 for fewer than two values. */
+export function statDeviation(s: Float64Array, at: number): number {
+  return s[at] < 2 ? 0 : Math.sqrt(s[at + 5] / (s[at] - 1));
 }

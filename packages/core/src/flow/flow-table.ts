@@ -1,8 +1,9 @@
 // The flow table: groups TCP/UDP packets into bidirectional sessions and ends them by timeout, RST or FINs.
-// Lookup is an open-addressing hash table on a symmetric hash of the endpoints; expiry walks a list kept in
-// last-packet order, so each packet costs O(1) and memory follows the number of live sessions.
+// Lookup is an open-addressing hash table on a symmetric hash of the endpoints; expiry walks a queue of sessions in
+// the order they were last checked, so each packet costs O(1) and memory follows the number of live sessions.
 import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
+import { ExpiryQueue } from "./expiry-queue.js";
 import type { FlowPacket } from "./flow-packet.js";
 import { EndReason, Session } from "./session.js";
 
@@ -36,9 +37,10 @@ export class FlowTable<T> {
   started = 0;
   private live = 0;
   private slots: (Session<T> | null)[] = new Array(1024).fill(null);
+  /** The hash of the session in each slot, so probing does not touch sessions that cannot match. */
+  private hashes = new Int32Array(1024);
   private mask = 1023;
-  private oldest: Session<T> | null = null;
-  private newest: Session<T> | null = null;
+  private readonly queue = new ExpiryQueue<T>();
   private readonly pool: Session<T>[] = [];
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
@@ -133,7 +135,7 @@ export class FlowTable<T> {
     let session = this.slots[slot];
     let forward = true;
     while (session !== null) {
-      if (session.hash === hash && session.protocol === protocol && session.ipVersion === decoded.ipVersion) {
+      if (this.hashes[slot] === hash && session.protocol === protocol && session.ipVersion === decoded.ipVersion) {
         if (this.isForward(session, sport, dport)) break;
         if (this.isBackward(session, sport, dport)) {
           forward = false;
@@ -147,8 +149,10 @@ export class FlowTable<T> {
     if (session !== null) {
       const flags = packet.tcpFlags;
       const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
-      if (newSyn || time - session.firstTime > this.activeTimeoutNs) {
-        if (!session.closed) session.endReason = EndReason.Active;
+      // The expiry queue may not have reached an idle session yet: the idle rule is checked here too.
+      const idle = time - session.lastTime > this.idleTimeoutNs;
+      if (newSyn || idle || time - session.firstTime > this.activeTimeoutNs) {
+        if (!session.closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
         this.end(session);
         session = null;
       }
@@ -158,8 +162,6 @@ export class FlowTable<T> {
       forward = this.isForward(session, sport, dport);
       packet.forward = forward;
       this.hooks.onStart(session, packet);
-    } else {
-      this.touch(session);
     }
 
     packet.forward = forward;
@@ -176,21 +178,33 @@ export class FlowTable<T> {
     return session;
   }
 
-  /** Ends every session whose last packet is more than the idle timeout before `time` (ns since the time base). */
+  /**
+   * Ends sessions idle at `time` (ns since the time base). The queue is in the order sessions were last checked, not
+   * strictly by last packet, so a session may end up to one idle timeout late here; the lookup in `add` and `flush`
+   * apply the idle rule exactly, so only the moment of the `onEnd` call varies, never a session's packets.
+   */
   expire(time: number): void {
     const limit = time - this.idleTimeoutNs;
-    while (this.oldest !== null && this.oldest.lastTime < limit) {
-      const session = this.oldest;
-      if (!session.closed) session.endReason = EndReason.Idle;
-      this.end(session);
+    const queue = this.queue;
+    while (queue.length > 0 && queue.headTime() < limit) {
+      const session = queue.pop();
+      if (session === null) continue;
+      if (session.lastTime < limit) {
+        if (!session.closed) session.endReason = EndReason.Idle;
+        this.end(session);
+      } else {
+        queue.push(session, session.lastTime);
+      }
     }
   }
 
-  /** The end of the capture: ends every session, oldest activity first. */
+  /** The end of the capture: ends every session (those idle for longer than the timeout with reason idle). */
   flush(): void {
-    while (this.oldest !== null) {
-      const session = this.oldest;
-      if (!session.closed) session.endReason = EndReason.EndOfCapture;
+    const limit = this.clock - this.idleTimeoutNs;
+    while (this.queue.length > 0) {
+      const session = this.queue.pop();
+      if (session === null) continue;
+      if (!session.closed) session.endReason = session.lastTime < limit ? EndReason.Idle : EndReason.EndOfCapture;
       this.end(session);
     }
   }
@@ -242,13 +256,13 @@ export class FlowTable<T> {
     session.closed = false;
     session.endReason = EndReason.EndOfCapture;
     this.insert(session);
-    this.append(session);
+    this.queue.push(session, time);
     return session;
   }
 
   private end(session: Session<T>): void {
     this.remove(session);
-    this.unlink(session);
+    session.generation++;
     this.hooks.onEnd(session);
     this.pool.push(session);
   }
@@ -303,20 +317,23 @@ export class FlowTable<T> {
     let slot = session.hash & this.mask;
     while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
     this.slots[slot] = session;
+    this.hashes[slot] = session.hash;
   }
 
   /** Removes from the hash table with backward-shift deletion, so lookups never need tombstones. */
   private remove(session: Session<T>): void {
     const slots = this.slots;
+    const hashes = this.hashes;
     const mask = this.mask;
     let hole = session.hash & mask;
     while (slots[hole] !== session) hole = (hole + 1) & mask;
     let next = (hole + 1) & mask;
     while (slots[next] !== null) {
-      const home = slots[next]!.hash & mask;
+      const home = hashes[next] & mask;
       // The entry may fill the hole when the hole is no farther from the entry's home slot than the entry is.
       if (((next - home) & mask) >= ((next - hole) & mask)) {
         slots[hole] = slots[next];
+        hashes[hole] = hashes[next];
         hole = next;
       }
       next = (next + 1) & mask;
@@ -328,35 +345,15 @@ export class FlowTable<T> {
   private growSlots(): void {
     const old = this.slots;
     this.slots = new Array(old.length * 2).fill(null);
+    this.hashes = new Int32Array(old.length * 2);
     this.mask = this.slots.length - 1;
     for (const session of old) {
       if (session === null) continue;
       let slot = session.hash & this.mask;
       while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
       this.slots[slot] = session;
+      this.hashes[slot] = session.hash;
     }
-  }
-
-  private append(session: Session<T>): void {
-    session.older = this.newest;
-    session.newer = null;
-    if (this.newest !== null) this.newest.newer = session;
-    else this.oldest = session;
-    this.newest = session;
-  }
-
-  private unlink(session: Session<T>): void {
-    if (session.older !== null) session.older.newer = session.newer;
-    else this.oldest = session.newer;
-    if (session.newer !== null) session.newer.older = session.older;
-    else this.newest = session.older;
-    session.older = session.newer = null;
-  }
-
-  private touch(session: Session<T>): void {
-    if (this.newest === session) return;
-    this.unlink(session);
-    this.append(session);
   }
 }
 

@@ -54,9 +54,8 @@ export class Session<T = unknown> {
   /** Set once both FINs or a RST were seen: later packets of the connection still count here, a new SYN does not. */
   closed = false;
   endReason: EndReason = EndReason.EndOfCapture;
-  /** Links of the table's list of sessions ordered by last packet time (for expiry). */
-  older: Session<T> | null = null;
-  newer: Session<T> | null = null;
+  /** Bumped when the record ends, so that stale references to it (in the expiry queue) are recognised. */
+  generation = 0;
   /** The owner's per-session state (feature extractors, series), created once per record and reused. */
   state: T;
 

@@ -174,10 +174,11 @@ export class RowBuilder {
   /** `.` and `value` as `width` digits with trailing zeros dropped; nothing when value is 0. */
   private fraction(value: number, width: number): void {
     if (value === 0) return;
-    let n = value;
+    // Below 10^9: int32 arithmetic, which V8 keeps off the slow floating-point remainder.
+    let n = value | 0;
     let w = width;
-    while (n % 10 === 0) {
-      n /= 10;
+    for (let q = (n / 10) | 0; n === q * 10; q = (n / 10) | 0) {
+      n = q;
       w--;
     }
     const bytes = this.bytes;

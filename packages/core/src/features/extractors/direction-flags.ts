@@ -1,35 +1,22 @@
 // fpsh_cnt, bpsh_cnt, furg_cnt, burg_cnt: packets with PSH or URG set, per direction (0 for UDP).
 import { TcpFlag } from "../../decode/decoded-packet.js";
-import { extractor } from "../extractor.js";
+import type { Extractor } from "../extractor.js";
 
-interface State {
-  fpsh: number;
-  bpsh: number;
-  furg: number;
-  burg: number;
-}
+const FPSH = 0;
+const BPSH = 1;
+const FURG = 2;
+const BURG = 3;
 
-export const directionFlags = extractor<State>({
+export const directionFlags: Extractor = {
   columns: ["fpsh_cnt", "bpsh_cnt", "furg_cnt", "burg_cnt"],
-  create: () => ({ fpsh: 0, bpsh: 0, furg: 0, burg: 0 }),
-  init(state) {
-    state.fpsh = state.bpsh = state.furg = state.burg = 0;
-  },
-  update(state, packet) {
+  slots: 4,
+  update(s, at, packet) {
     const flags = packet.tcpFlags;
-    if (flags === 0) return;
-    if (packet.forward) {
-      if (flags & TcpFlag.PSH) state.fpsh++;
-      if (flags & TcpFlag.URG) state.furg++;
-    } else {
-      if (flags & TcpFlag.PSH) state.bpsh++;
-      if (flags & TcpFlag.URG) state.burg++;
-    }
+    if ((flags & (TcpFlag.PSH | TcpFlag.URG)) === 0) return;
+    if (flags & TcpFlag.PSH) s[at + (packet.forward ? FPSH : BPSH)]++;
+    if (flags & TcpFlag.URG) s[at + (packet.forward ? FURG : BURG)]++;
   },
-  finish(state, _session, row) {
-    row.int(state.fpsh);
-    row.int(state.bpsh);
-    row.int(state.furg);
-    row.int(state.burg);
+  finish(s, at, _session, row) {
+    for (let i = 0; i < 4; i++) row.int(s[at + i]);
   },
-});
+};

@@ -1,16 +1,17 @@
 // Inter-packet times per direction (total_fipt … std_bipt): gaps between consecutive packets sent by one side.
-import { extractor } from "../extractor.js";
-import { RunningStats } from "../running-stats.js";
+import type { Extractor } from "../extractor.js";
+import { addValue, STATS_SLOTS, statDeviation, statMax, statMean, statMin, statSum } from "../running-stats.js";
 
-interface State {
-  fwd: RunningStats;
-  bwd: RunningStats;
-  /** Time of the side's previous packet, or -1 before its first. */
-  lastFwd: number;
-  lastBwd: number;
+/** Per side: packets seen, time of the previous one, then the gap statistics. */
+const FWD = 0;
+const BWD = 2 + STATS_SLOTS;
+
+function add(s: Float64Array, side: number, time: number): void {
+  if (s[side]++ > 0) addValue(s, side + 2, time - s[side + 1]);
+  s[side + 1] = time;
 }
 
-export const directionGaps = extractor<State>({
+export const directionGaps: Extractor = {
   columns: [
     "total_fipt",
     "min_fipt",
@@ -23,30 +24,17 @@ export const directionGaps = extractor<State>({
     "mean_bipt",
     "std_bipt",
   ],
-  create: () => ({ fwd: new RunningStats(), bwd: new RunningStats(), lastFwd: -1, lastBwd: -1 }),
-  init(state) {
-    state.fwd.reset();
-    state.bwd.reset();
-    state.lastFwd = -1;
-    state.lastBwd = -1;
+  slots: 2 * (2 + STATS_SLOTS),
+  update(s, at, packet) {
+    add(s, packet.forward ? at + FWD : at + BWD, packet.time);
   },
-  update(state, packet) {
-    const time = packet.time;
-    if (packet.forward) {
-      if (state.lastFwd >= 0) state.fwd.add(time - state.lastFwd);
-      state.lastFwd = time;
-    } else {
-      if (state.lastBwd >= 0) state.bwd.add(time - state.lastBwd);
-      state.lastBwd = time;
+  finish(s, at, _session, row) {
+    for (let side = at + FWD + 2; side <= at + BWD + 2; side += 2 + STATS_SLOTS) {
+      row.seconds(statSum(s, side));
+      row.seconds(statMin(s, side));
+      row.seconds(statMax(s, side));
+      row.seconds(statMean(s, side));
+      row.seconds(statDeviation(s, side));
     }
   },
-  finish({ fwd, bwd }, _session, row) {
-    for (const side of [fwd, bwd]) {
-      row.seconds(side.sum);
-      row.seconds(side.min);
-      row.seconds(side.max);
-      row.seconds(side.average);
-      row.seconds(side.deviation);
-    }
-  },
-});
+};

@@ -1,13 +1,20 @@
 // Packet counts and packet-length statistics per direction (total_fpackets … std_bpktl).
-import { extractor } from "../extractor.js";
-import { RunningStats } from "../running-stats.js";
+import type { Extractor } from "../extractor.js";
+import {
+  addValue,
+  STATS_SLOTS,
+  statCount,
+  statDeviation,
+  statMax,
+  statMean,
+  statMin,
+  statSum,
+} from "../running-stats.js";
 
-interface State {
-  fwd: RunningStats;
-  bwd: RunningStats;
-}
+const FWD = 0;
+const BWD = STATS_SLOTS;
 
-export const directionLengths = extractor<State>({
+export const directionLengths: Extractor = {
   columns: [
     "total_fpackets",
     "total_bpackets",
@@ -22,24 +29,20 @@ export const directionLengths = extractor<State>({
     "mean_bpktl",
     "std_bpktl",
   ],
-  create: () => ({ fwd: new RunningStats(), bwd: new RunningStats() }),
-  init(state) {
-    state.fwd.reset();
-    state.bwd.reset();
+  slots: 2 * STATS_SLOTS,
+  update(s, at, packet) {
+    addValue(s, packet.forward ? at + FWD : at + BWD, packet.length);
   },
-  update(state, packet) {
-    (packet.forward ? state.fwd : state.bwd).add(packet.length);
-  },
-  finish({ fwd, bwd }, _session, row) {
-    row.int(fwd.count);
-    row.int(bwd.count);
-    row.int(fwd.sum);
-    row.int(bwd.sum);
-    for (const side of [fwd, bwd]) {
-      row.int(side.min);
-      row.int(side.max);
-      row.decimal(side.average);
-      row.decimal(side.deviation);
+  finish(s, at, _session, row) {
+    row.int(statCount(s, at + FWD));
+    row.int(statCount(s, at + BWD));
+    row.int(statSum(s, at + FWD));
+    row.int(statSum(s, at + BWD));
+    for (let side = at + FWD; side <= at + BWD; side += STATS_SLOTS) {
+      row.int(statMin(s, side));
+      row.int(statMax(s, side));
+      row.decimal(statMean(s, side));
+      row.decimal(statDeviation(s, side));
     }
   },
-});
+};

@@ -1,11 +1,10 @@
 // flowduration: first packet to last packet of the session, in seconds.
-import { extractor } from "../extractor.js";
+import type { Extractor } from "../extractor.js";
 
-export const duration = extractor<null>({
+export const duration: Extractor = {
   columns: ["flowduration"],
-  create: () => null,
-  init: () => {},
-  finish(_state, session, row) {
+  slots: 0,
+  finish(_s, _at, session, row) {
     row.seconds(session.lastTime - session.firstTime);
   },
-});
+};

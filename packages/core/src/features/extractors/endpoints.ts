@@ -1,14 +1,13 @@
 // protocol, ts, srcIP, srcPrt, dstIP, dstPrt: who talked, from the session record (forward side = source).
-import { extractor } from "../extractor.js";
+import type { Extractor } from "../extractor.js";
 
 const scratch = new Uint8Array(16);
 const NS = 1e9;
 
-export const endpoints = extractor<null>({
+export const endpoints: Extractor = {
   columns: ["protocol", "ts", "srcIP", "srcPrt", "dstIP", "dstPrt"],
-  create: () => null,
-  init: () => {},
-  finish(_state, session, row) {
+  slots: 0,
+  finish(_s, _at, session, row) {
     row.int(session.protocol);
     const whole = Math.floor(session.firstTime / NS);
     row.epoch(session.baseSec + whole, session.firstTime - whole * NS);
@@ -17,4 +16,4 @@ export const endpoints = extractor<null>({
     row.address(session.address(false, scratch), session.ipVersion);
     row.int(session.bwdPort);
   },
-});
+};

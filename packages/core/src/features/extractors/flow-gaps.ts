@@ -1,25 +1,17 @@
 // mean_flowipt, std_flowipt: gaps between consecutive packets of the session in either direction.
-import { extractor } from "../extractor.js";
-import { RunningStats } from "../running-stats.js";
+import type { Extractor } from "../extractor.js";
+import { addValue, STATS_SLOTS, statDeviation, statMean } from "../running-stats.js";
 
-interface State {
-  gaps: RunningStats;
-  last: number;
-}
-
-export const flowGaps = extractor<State>({
+/** Packets seen, time of the previous one, then the gap statistics. */
+export const flowGaps: Extractor = {
   columns: ["mean_flowipt", "std_flowipt"],
-  create: () => ({ gaps: new RunningStats(), last: -1 }),
-  init(state) {
-    state.gaps.reset();
-    state.last = -1;
+  slots: 2 + STATS_SLOTS,
+  update(s, at, packet) {
+    if (s[at]++ > 0) addValue(s, at + 2, packet.time - s[at + 1]);
+    s[at + 1] = packet.time;
   },
-  update(state, packet) {
-    if (state.last >= 0) state.gaps.add(packet.time - state.last);
-    state.last = packet.time;
+  finish(s, at, _session, row) {
+    row.seconds(statMean(s, at + 2));
+    row.seconds(statDeviation(s, at + 2));
   },
-  finish(state, _session, row) {
-    row.seconds(state.gaps.average);
-    row.seconds(state.gaps.deviation);
-  },
-});
+};

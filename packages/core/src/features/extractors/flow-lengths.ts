@@ -1,16 +1,15 @@
 // mean_flowpktl, std_flowpktl: packet lengths of the whole session, both directions.
-import { extractor } from "../extractor.js";
-import { RunningStats } from "../running-stats.js";
+import type { Extractor } from "../extractor.js";
+import { addValue, STATS_SLOTS, statDeviation, statMean } from "../running-stats.js";
 
-export const flowLengths = extractor<RunningStats>({
+export const flowLengths: Extractor = {
   columns: ["mean_flowpktl", "std_flowpktl"],
-  create: () => new RunningStats(),
-  init: (state) => state.reset(),
-  update(state, packet) {
-    state.add(packet.length);
+  slots: STATS_SLOTS,
+  update(s, at, packet) {
+    addValue(s, at, packet.length);
   },
-  finish(state, _session, row) {
-    row.decimal(state.average);
-    row.decimal(state.deviation);
+  finish(s, at, _session, row) {
+    row.decimal(statMean(s, at));
+    row.decimal(statDeviation(s, at));
   },
-});
+};

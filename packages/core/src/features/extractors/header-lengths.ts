@@ -1,23 +1,14 @@
 // total_fhlen, total_bhlen: IP header (with options / extension headers) plus TCP or UDP header, summed per direction.
-import { extractor } from "../extractor.js";
+import type { Extractor } from "../extractor.js";
 
-interface State {
-  fwd: number;
-  bwd: number;
-}
-
-export const headerLengths = extractor<State>({
+export const headerLengths: Extractor = {
   columns: ["total_fhlen", "total_bhlen"],
-  create: () => ({ fwd: 0, bwd: 0 }),
-  init(state) {
-    state.fwd = state.bwd = 0;
+  slots: 2,
+  update(s, at, packet) {
+    s[packet.forward ? at : at + 1] += packet.headerLength;
   },
-  update(state, packet) {
-    if (packet.forward) state.fwd += packet.headerLength;
-    else state.bwd += packet.headerLength;
+  finish(s, at, _session, row) {
+    row.int(s[at]);
+    row.int(s[at + 1]);
   },
-  finish(state, _session, row) {
-    row.int(state.fwd);
-    row.int(state.bwd);
-  },
-});
+};

@@ -1,0 +1,218 @@
+// One streaming pass: capture reader → decoder → fragment tracker → flow table → feature extractors, with hooks so
+// that other outputs (the CSV, IPT series, image bytes, labels) are collected per session in the same pass.
+import {
+  type CaptureDamage,
+  type CapturedPacket,
+  type CaptureFormat,
+  type DecodedPacket,
+  DecodeKind,
+  EndReason,
+  FeatureSet,
+  type FeatureState,
+  type FlowPacket,
+  FlowTable,
+  FragmentTracker,
+  type FragmentTrackerStats,
+  PacketDecoder,
+  type Session,
+} from "@tracemill/core";
+import type { RunOptions } from "../capability.js";
+import { readCaptureFile } from "./read-capture-file.js";
+
+export interface FlowOptions {
+  /** Seconds without a packet after which a session ends. Default 120. */
+  idleTimeout?: number;
+  /** Seconds after its first packet at which a session ends (the next packet starts a new one). Default 1800. */
+  activeTimeout?: number;
+  /** Bytes a packet counts for: the IP packet length (default) or the frame's original length on the wire. */
+  length?: "ip" | "frame";
+}
+
+/** A session as the pipeline's hooks see it: the features' state, and the hook's own state (`extra`). */
+export type PipelineSession<S> = Session<{ features: FeatureState; extra: S }>;
+
+export interface FlowHooks<S = undefined> {
+  /** Creates a hook state for a session record (records are reused: reset it in onSessionStart). */
+  createState?(): S;
+  onSessionStart?(session: PipelineSession<S>, packet: FlowPacket): void;
+  /** Every packet of a session, the first included, with its captured bytes (valid during the call only). */
+  onPacket?(session: PipelineSession<S>, packet: FlowPacket, captured: CapturedPacket): void;
+  /** The session ended; `features.finish(session.state.features, session, row)` writes its feature columns. */
+  onSessionEnd(session: PipelineSession<S>, features: FeatureSet): void;
+}
+
+/** Why packets did not go into a session. */
+export interface IgnoredPackets {
+  "non-IP": number;
+  "non-TCP/UDP": number;
+  truncated: number;
+  malformed: number;
+  /** Later fragments whose first fragment never arrived (within the tracker's timeout), so their ports are unknown. */
+  "fragment without its first fragment": number;
+}
+
+export interface FlowResult {
+  format: CaptureFormat;
+  fileBytes: number;
+  complete: boolean;
+  damage: CaptureDamage | null;
+  packets: {
+    read: number;
+    /** Packets that went into a session (decoded to TCP or UDP). */
+    decoded: number;
+    ignored: IgnoredPackets;
+    /** Packets whose timestamp went back in time: counted in their session at the latest time seen. */
+    outOfOrder: number;
+  };
+  fragments: { attributed: number; resolvedLater: number };
+  sessions: {
+    total: number;
+    byProtocol: { tcp: number; udp: number };
+    byEndReason: Record<EndReason, number>;
+  };
+}
+
+interface HeldFragment {
+  decoded: DecodedPacket;
+  captured: CapturedPacket;
+}
+
+/** Runs the pass over `input`; sessions end through `hooks.onSessionEnd` in end order (not start order). */
+export async function runFlowPipeline<S = undefined>(
+  input: string,
+  options: FlowOptions,
+  hooks: FlowHooks<S>,
+  run: Pick<RunOptions, "onProgress" | "signal"> = {},
+): Promise<FlowResult> {
+  const features = new FeatureSet();
+  const result = emptyResult();
+  const frameLength = options.length === "frame";
+  const { onPacket, onSessionStart, onSessionEnd } = hooks;
+  let captured: CapturedPacket;
+
+  const table = new FlowTable<{ features: FeatureState; extra: S }>(
+    {
+      createState: () => ({ features: features.createState(), extra: hooks.createState?.() as S }),
+      onStart(session, packet) {
+        features.init(session.state.features);
+        onSessionStart?.(session, packet);
+      },
+      onPacket(session, packet) {
+        features.update(session.state.features, packet);
+        onPacket?.(session, packet, captured);
+      },
+      onEnd(session) {
+        result.sessions.total++;
+        if (session.protocol === 6) result.sessions.byProtocol.tcp++;
+        else result.sessions.byProtocol.udp++;
+        result.sessions.byEndReason[session.endReason]++;
+        onSessionEnd(session, features);
+      },
+    },
+    {
+      idleTimeoutNs: (options.idleTimeout ?? 120) * 1e9,
+      activeTimeoutNs: (options.activeTimeout ?? 1800) * 1e9,
+    },
+  );
+
+  // Fragments that came before their datagram's first fragment are held, then counted at the time that first
+  // fragment arrives (right after it), so time in the table never goes back for them.
+  const resolved: HeldFragment[] = [];
+  const tracker = new FragmentTracker<HeldFragment>({
+    hold: (decoded, packet) => ({
+      decoded: { ...decoded, src: decoded.src.slice(), dst: decoded.dst.slice() },
+      captured: { ...packet, data: onPacket === undefined ? packet.data.subarray(0, 0) : packet.data.slice() },
+    }),
+    resolved(held, srcPort, dstPort) {
+      held.decoded.srcPort = srcPort;
+      held.decoded.dstPort = dstPort;
+      held.decoded.kind = held.decoded.protocol === 6 ? DecodeKind.Tcp : DecodeKind.Udp;
+      resolved.push(held);
+    },
+    unattributed() {
+      result.packets.ignored["fragment without its first fragment"]++;
+    },
+  });
+  const decoder = new PacketDecoder();
+  const ignored = result.packets.ignored;
+
+  const read = await readCaptureFile(
+    input,
+    (packet) => {
+      const decoded = decoder.decode(packet);
+      let kind = decoded.kind;
+      if (decoded.isFragment) kind = tracker.track(decoded, packet);
+      if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
+        captured = packet;
+        table.add(
+          decoded,
+          packet.tsSec,
+          packet.tsNsec,
+          frameLength ? packet.originalLength : decoded.ipLength,
+          packet.index,
+        );
+        if (resolved.length > 0) {
+          for (const held of resolved) {
+            captured = held.captured;
+            const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
+            table.add(held.decoded, packet.tsSec, packet.tsNsec, length, held.captured.index);
+          }
+          result.packets.decoded += resolved.length;
+          resolved.length = 0;
+        }
+        result.packets.decoded++;
+      } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
+      else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
+      else if (kind === DecodeKind.Undecodable) {
+        if (decoded.truncated) ignored.truncated++;
+        else ignored.malformed++;
+      }
+    },
+    run,
+  );
+  tracker.flush();
+  table.flush();
+
+  result.format = read.format;
+  result.fileBytes = read.fileBytes;
+  result.complete = read.complete;
+  result.damage = read.damage;
+  result.packets.read = read.packets;
+  result.packets.outOfOrder = table.outOfOrder;
+  const stats: FragmentTrackerStats = tracker.stats;
+  result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };
+  return result;
+}
+
+function emptyResult(): FlowResult {
+  return {
+    format: "pcap",
+    fileBytes: 0,
+    complete: true,
+    damage: null,
+    packets: {
+      read: 0,
+      decoded: 0,
+      ignored: {
+        "non-IP": 0,
+        "non-TCP/UDP": 0,
+        truncated: 0,
+        malformed: 0,
+        "fragment without its first fragment": 0,
+      },
+      outOfOrder: 0,
+    },
+    fragments: { attributed: 0, resolvedLater: 0 },
+    sessions: {
+      total: 0,
+      byProtocol: { tcp: 0, udp: 0 },
+      byEndReason: {
+        [EndReason.Fin]: 0,
+        [EndReason.Rst]: 0,
+        [EndReason.Idle]: 0,
+        [EndReason.Active]: 0,
+        [EndReason.EndOfCapture]: 0,
+      },
+    },
+  };
+}
