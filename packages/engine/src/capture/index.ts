@@ -1,2 +1,19 @@
-// Public surface of the capture capability (filled in by its work).
-export {};
+// Public surface of engine/capture: stream a capture file through the core readers, pull packets from several
+// inputs, and write pcap/pcapng files atomically.
+//
+//   const result = await readCapture("in.pcapng.gz", (packet, source) => { … }, { onProgress, signal });
+//   if (!result.complete) console.warn(result.damage!.message);   // damaged part-way: packets before it were read
+//
+//   const cursor = await openCaptureCursor("a.pcap");               // sync next(), async fill()
+//   const out = await openCaptureWriter("out.pcapng", { format: "pcapng", interfaces });
+//   if (!out.write(packet)) await out.drain();  …  await out.close(); // or out.abort()
+export { CaptureCursor, type CaptureCursorOptions, openCaptureCursor } from "./capture-cursor.js";
+export { CaptureInput, DEFAULT_CHUNK_BYTES } from "./capture-input.js";
+export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
+export {
+  type CaptureTime,
+  PacketStats,
+  type ReadCaptureOptions,
+  type ReadCaptureResult,
+  readCapture,
+} from "./read-capture.js";

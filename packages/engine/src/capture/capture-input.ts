@@ -1,0 +1,97 @@
+// Reads a capture file as large chunks, gunzipping transparently (gzip found by its magic 1f 8b, not by the name).
+import fs from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import zlib from "node:zlib";
+import { TracemillError } from "@tracemill/core";
+
+export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Chunks of the (decompressed) file, in order. A chunk stays untouched until the next call to read():
+ * plain files are read into two alternating buffers, the next one read ahead while the caller parses.
+ */
+export class CaptureInput {
+  /** Bytes of the file on disk read so far (compressed bytes for .gz). */
+  fileBytesRead = 0;
+  readonly fileSize: number;
+  readonly compressed: boolean;
+  /** Open for plain files; gzip input is streamed by path instead. */
+  private readonly handle: FileHandle | null;
+  private readonly buffers: Buffer[] = [];
+  private turn = 0;
+  private ahead: Promise<number> | null = null;
+  private position = 0;
+  private gunzip: AsyncIterator<Buffer> | null = null;
+  private stream: fs.ReadStream | null = null;
+
+  private constructor(handle: FileHandle | null, fileSize: number, compressed: boolean, chunkBytes: number) {
+    this.handle = handle;
+    this.fileSize = fileSize;
+    this.compressed = compressed;
+    if (!compressed) this.buffers.push(Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes));
+  }
+
+  static async open(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): Promise<CaptureInput> {
+    let handle: FileHandle;
+    try {
+      handle = await fs.promises.open(file, "r");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new TracemillError("NOT_FOUND", `${file}: cannot open the file (${code ?? String(error)})`, { file });
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new TracemillError("BAD_INPUT", `${file}: not a regular file`, { file });
+      const magic = Buffer.alloc(2);
+      const { bytesRead } = await handle.read(magic, 0, 2, 0);
+      const compressed = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+      if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes);
+      await handle.close();
+      const input = new CaptureInput(null, stat.size, true, chunkBytes);
+      input.startGunzip(file, chunkBytes);
+      return input;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** The next chunk, or null at the end of the input. Rejects with the zlib error for damaged gzip data. */
+  async read(): Promise<Uint8Array | null> {
+    if (this.gunzip !== null) {
+      const step = await this.gunzip.next();
+      this.fileBytesRead = this.stream!.bytesRead;
+      return step.done ? null : new Uint8Array(step.value.buffer, step.value.byteOffset, step.value.length);
+    }
+    const current = this.turn;
+    const bytes = await (this.ahead ?? this.readInto(current));
+    this.ahead = null;
+    if (bytes === 0) return null;
+    this.turn = 1 - current;
+    this.ahead = this.readInto(this.turn);
+    this.ahead.catch(() => {});
+    const buffer = this.buffers[current];
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
+  }
+
+  async close(): Promise<void> {
+    this.stream?.destroy();
+    await this.ahead?.catch(() => 0);
+    await this.handle?.close();
+  }
+
+  private async readInto(index: number): Promise<number> {
+    const buffer = this.buffers[index];
+    const { bytesRead } = await this.handle!.read(buffer, 0, buffer.length, this.position);
+    this.position += bytesRead;
+    this.fileBytesRead = this.position;
+    return bytesRead;
+  }
+
+  private startGunzip(file: string, chunkBytes: number): void {
+    this.stream = fs.createReadStream(file, { highWaterMark: chunkBytes });
+    const gunzip = zlib.createGunzip({ chunkSize: Math.min(chunkBytes, 1024 * 1024) });
+    this.stream.on("error", (error) => gunzip.destroy(error));
+    this.gunzip = this.stream.pipe(gunzip)[Symbol.asyncIterator]();
+  }
+}

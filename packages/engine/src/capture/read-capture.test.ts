@@ -1,0 +1,184 @@
+// readCapture over every capture in ../shared/testdata/captures agrees with tshark and capinfos; gzip, damage,
+// progress and cancellation behave as documented.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { readCapture } from "./read-capture.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const shared = path.resolve(repo, "../shared/testdata/captures");
+const fixtures = path.join(repo, "test/fixtures/capture");
+const expected = JSON.parse(fs.readFileSync(path.join(fixtures, "tshark-expected.json"), "utf8")) as Record<
+  string,
+  {
+    packets: number;
+    capinfosPackets: number | null;
+    first: string | null;
+    last: string | null;
+    capturedBytes: number;
+    originalBytes: number;
+    linkTypes: number[];
+    error: string | null;
+    rows: string[] | null;
+  }
+>;
+/** Where Tracemill deliberately differs from tshark, and why. */
+const deliberate: Record<string, string> = {
+  "formats/bad_pcap-ns_timestamp-invalid-nano.pcap":
+    "a nanosecond fraction of 1e9 or more is not a timestamp: Tracemill stops there as damage, tshark prints it",
+};
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-capture-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const time = (t: { tsSec: number; tsNsec: number } | null) =>
+  t === null ? null : `${t.tsSec}.${String(t.tsNsec).padStart(9, "0")}`;
+
+describe("readCapture agrees with tshark and capinfos", () => {
+  const names = Object.keys(expected).filter((name) => !(name in deliberate));
+  it.each(names)("%s", async (name) => {
+    const want = expected[name];
+    const file = path.join(shared, name);
+    if (want.error !== null && want.packets === 0) {
+      await expect(readCapture(file, () => {})).rejects.toMatchObject({ code: "BAD_INPUT" });
+      return;
+    }
+    const rows: string[] = [];
+    const result = await readCapture(file, (p) => {
+      rows.push(`${p.tsSec}.${String(p.tsNsec).padStart(9, "0")},${p.capturedLength},${p.originalLength}`);
+    });
+    expect(result.packets).toBe(want.packets);
+    if (want.capinfosPackets !== null) expect(result.packets).toBe(want.capinfosPackets);
+    expect(result.complete).toBe(want.error === null);
+    expect(result.bytes).toBe(want.originalBytes);
+    expect(result.capturedBytes).toBe(want.capturedBytes);
+    expect([...new Set(result.info.interfaces.map((i) => i.linkType))].sort((a, b) => a - b)).toEqual(
+      expect.arrayContaining(want.linkTypes),
+    );
+    if (want.rows !== null) {
+      const timed = want.rows.filter((r) => !r.startsWith(","));
+      const untimed = want.rows.length - timed.length;
+      expect(rows.filter((_, i) => !want.rows![i].startsWith(","))).toEqual(
+        timed.map((r) =>
+          r
+            .split(",")
+            .slice(0, 3)
+            .join(",")
+            .replace(/^(\d+)\.(\d+)/, (_, s, f) => `${s}.${f.padEnd(9, "0")}`),
+        ),
+      );
+      if (untimed === 0) {
+        expect(time(result.first)).toBe(want.rows.map((r) => r.split(",")[0]).sort(byTime)[0] ?? null);
+      }
+    } else {
+      expect(time(result.first)).toBe(want.first);
+      expect(time(result.last)).toBe(want.last);
+    }
+  });
+
+  it("stops at the invalid nanosecond fraction that tshark prints, keeping the packet before it", async () => {
+    const file = path.join(fixtures, "bad_pcap-ns_timestamp-invalid-nano.pcap");
+    const result = await readCapture(file, () => {});
+    expect(result.packets).toBe(1);
+    expect(result.complete).toBe(false);
+    expect(result.damage?.offset).toBe(116);
+    expect(result.damage?.message).toBe(
+      `${file}: damaged capture at byte 116 (after 1 packet): timestamp fraction 1000000000 is not below 1000000000 (not a packet record)`,
+    );
+  });
+});
+
+function byTime(a: string, b: string): number {
+  const [as, af] = a.split(".");
+  const [bs, bf] = b.split(".");
+  return Number(as) - Number(bs) || Number(af) - Number(bf);
+}
+
+describe("readCapture", () => {
+  const pcapng = path.join(fixtures, "dvwa-web-attacks.pcapng");
+
+  async function collect(file: string, options = {}) {
+    const packets: string[] = [];
+    const result = await readCapture(
+      file,
+      (p) => packets.push(`${p.tsSec}.${p.tsNsec} ${Buffer.from(p.data).toString("hex")}`),
+      options,
+    );
+    return { packets, result };
+  }
+
+  it("reads gzip-compressed captures transparently, whatever their name", async () => {
+    const plain = await collect(pcapng);
+    const gz = zlib.gzipSync(fs.readFileSync(pcapng));
+    for (const name of ["dvwa.pcapng.gz", "dvwa-gzipped.pcap"]) {
+      fs.writeFileSync(path.join(tmp, name), gz);
+      const read = await collect(path.join(tmp, name), { chunkBytes: 1000 });
+      expect(read.packets).toEqual(plain.packets);
+      expect(read.result.compressed).toBe(true);
+      expect(read.result.complete).toBe(true);
+    }
+    expect(plain.packets).toHaveLength(64);
+    expect(plain.result.compressed).toBe(false);
+  });
+
+  it("gives the same packets with small chunks and reports progress up to the file size", async () => {
+    const plain = await collect(pcapng);
+    const progress: number[] = [];
+    const small = await collect(pcapng, {
+      chunkBytes: 333,
+      onProgress: (read: number, total: number) => progress.push(read / total),
+    });
+    expect(small.packets).toEqual(plain.packets);
+    expect(progress.length).toBeGreaterThan(10);
+    expect(progress.at(-1)).toBe(1);
+  });
+
+  it("resolves incomplete, with the file, offset and reason, when the file is truncated", async () => {
+    const bytes = fs.readFileSync(pcapng);
+    const file = path.join(tmp, "truncated.pcapng");
+    fs.writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    const { packets, result } = await collect(file);
+    expect(result.complete).toBe(false);
+    expect(packets.length).toBeGreaterThan(50);
+    expect(result.damage!.message).toMatch(
+      new RegExp(`^${file}: damaged capture at byte \\d+ \\(after ${packets.length} packets\\): truncated block`),
+    );
+    expect(result.damage!.offset).toBeGreaterThan(0);
+  });
+
+  it("resolves incomplete when gzip data is cut short", async () => {
+    const gz = zlib.gzipSync(fs.readFileSync(pcapng));
+    const file = path.join(tmp, "cut.pcapng.gz");
+    fs.writeFileSync(file, gz.subarray(0, gz.length - 2000));
+    const { packets, result } = await collect(file, { chunkBytes: 4096 });
+    expect(result.complete).toBe(false);
+    expect(packets.length).toBeGreaterThan(0);
+    expect(result.damage!.message).toMatch(/damaged|truncated|unexpected end/);
+  });
+
+  it("rejects a zero-length file, a non-capture named .pcap and a missing file with specific errors", async () => {
+    const empty = path.join(tmp, "empty.pcap");
+    fs.writeFileSync(empty, "");
+    await expect(readCapture(empty, () => {})).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      message: `${empty}: the file is empty (0 bytes): not a capture`,
+    });
+    const html = path.join(tmp, "page.pcap");
+    fs.writeFileSync(html, "<!doctype html><html><body>not a capture</body></html>\n");
+    await expect(readCapture(html, () => {})).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      message: `${html}: not a capture file (starts with 0x3c21646f): pcap, pcapng and ERF are read`,
+    });
+    await expect(readCapture(path.join(tmp, "missing.pcap"), () => {})).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("rejects with CANCELLED when its signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(readCapture(pcapng, () => {}, { signal: controller.signal, chunkBytes: 1000 })).rejects.toMatchObject({
+      code: "CANCELLED",
+    });
+  });
+});

@@ -1,0 +1,160 @@
+// Streams a capture file through the matching core reader, calling back synchronously for every packet.
+import {
+  type CaptureDamage,
+  type CapturedPacket,
+  type CaptureFormat,
+  type CaptureInfo,
+  isTracemillError,
+  openPacketSource,
+  type PacketSource,
+  TracemillError,
+} from "@tracemill/core";
+import { CaptureInput } from "./capture-input.js";
+
+export interface ReadCaptureOptions {
+  signal?: AbortSignal;
+  /** Called after every chunk with the file bytes read so far and the file size (compressed sizes for .gz). */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Bytes read from disk at a time; default 4 MiB. */
+  chunkBytes?: number;
+}
+
+export interface CaptureTime {
+  tsSec: number;
+  tsNsec: number;
+}
+
+export interface ReadCaptureResult {
+  file: string;
+  format: CaptureFormat;
+  /** The file was gzip-compressed. */
+  compressed: boolean;
+  info: CaptureInfo;
+  packets: number;
+  /** Sum of the packets' original (wire) lengths, as capinfos' "data size". */
+  bytes: number;
+  /** Sum of the captured lengths. */
+  capturedBytes: number;
+  /** Earliest and latest timestamp (not the first and last packet's: files are not always in time order). */
+  first: CaptureTime | null;
+  last: CaptureTime | null;
+  /** False when reading stopped at damage: `damage` says where and why. */
+  complete: boolean;
+  damage?: CaptureDamage;
+}
+
+/**
+ * Reads every packet of `file` and calls onPacket(packet, source) for each, synchronously; the packet is reused
+ * (see PacketSource). A damaged file resolves with complete: false and the damage after delivering the packets
+ * before it; it rejects (BAD_INPUT, NOT_FOUND, CANCELLED) only when nothing could be read or the run was aborted.
+ */
+export async function readCapture(
+  file: string,
+  onPacket: (packet: CapturedPacket, source: PacketSource) => void,
+  options: ReadCaptureOptions = {},
+): Promise<ReadCaptureResult> {
+  const input = await CaptureInput.open(file, options.chunkBytes);
+  try {
+    const first = await readChunk(input, file, null);
+    const source = withFile(file, () => openPacketSource(first ?? new Uint8Array(0)));
+    const stats = new PacketStats();
+    let damage: CaptureDamage | undefined;
+    let chunk: Uint8Array | null = first;
+    try {
+      for (;;) {
+        for (let packet = source.next(); packet !== null; packet = source.next()) {
+          stats.add(packet);
+          onPacket(packet, source);
+        }
+        if (source.done) break;
+        options.onProgress?.(input.fileBytesRead, input.fileSize);
+        if (options.signal?.aborted) throw new TracemillError("CANCELLED", `${file}: reading was cancelled`, { file });
+        chunk = chunk === null ? null : await readChunk(input, file, source);
+        if (chunk === null) source.end();
+        else source.push(chunk);
+      }
+    } catch (error) {
+      if (!isTracemillError(error) || error.code !== "DAMAGED_INPUT") throw withFileName(error, file);
+      const named = withFileName(error, file) as TracemillError;
+      damage = { offset: named.context.offset ?? source.consumedBytes, message: named.message };
+    }
+    return {
+      file,
+      format: source.info.format,
+      compressed: input.compressed,
+      info: source.info,
+      packets: stats.packets,
+      bytes: stats.bytes,
+      capturedBytes: stats.capturedBytes,
+      first: stats.first,
+      last: stats.last,
+      complete: damage === undefined,
+      ...(damage ? { damage } : {}),
+    };
+  } finally {
+    await input.close();
+  }
+}
+
+/** Running totals over the packets of one read. */
+export class PacketStats {
+  packets = 0;
+  bytes = 0;
+  capturedBytes = 0;
+  first: CaptureTime | null = null;
+  last: CaptureTime | null = null;
+
+  add(p: CapturedPacket): void {
+    this.packets++;
+    this.bytes += p.originalLength;
+    this.capturedBytes += p.capturedLength;
+    const { tsSec, tsNsec } = p;
+    if (this.first === null) {
+      this.first = { tsSec, tsNsec };
+      this.last = { tsSec, tsNsec };
+      return;
+    }
+    if (tsSec < this.first.tsSec || (tsSec === this.first.tsSec && tsNsec < this.first.tsNsec)) {
+      this.first.tsSec = tsSec;
+      this.first.tsNsec = tsNsec;
+    }
+    const last = this.last!;
+    if (tsSec > last.tsSec || (tsSec === last.tsSec && tsNsec > last.tsNsec)) {
+      last.tsSec = tsSec;
+      last.tsNsec = tsNsec;
+    }
+  }
+}
+
+/**
+ * The next chunk; damaged gzip data ends the input like a truncated file (DAMAGED_INPUT once packets were
+ * read through `source`, BAD_INPUT before).
+ */
+export async function readChunk(
+  input: CaptureInput,
+  file: string,
+  source: PacketSource | null,
+): Promise<Uint8Array | null> {
+  try {
+    return await input.read();
+  } catch (error) {
+    const packets = source?.packetCount ?? 0;
+    const offset = source?.consumedBytes ?? 0;
+    const reason = `the gzip data is damaged (${(error as Error).message})`;
+    throw new TracemillError(packets > 0 ? "DAMAGED_INPUT" : "BAD_INPUT", `${file}: ${reason}`, { file, offset });
+  }
+}
+
+/** Runs fn, naming the file in any TracemillError it throws. */
+export function withFile<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw withFileName(error, file);
+  }
+}
+
+export function withFileName(error: unknown, file: string): unknown {
+  if (!isTracemillError(error) || error.context.file !== undefined) return error;
+  return new TracemillError(error.code, `${file}: ${error.message}`, { ...error.context, file });
+}
