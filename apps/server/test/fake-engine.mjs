@@ -5,12 +5,15 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
+const cancelled = () => Object.assign(new Error("cancelled"), { name: "TracemillError", code: "CANCELLED" });
+
 const sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
       clearTimeout(timer);
-      reject(Object.assign(new Error("cancelled"), { name: "TracemillError", code: "CANCELLED" }));
+      reject(cancelled());
     });
   });
 

@@ -15,10 +15,13 @@ export interface ServerOptions {
   dataDir?: string;
 }
 
-export function startServer(options: ServerOptions = {}): Promise<ServedApp> {
+export async function startServer(options: ServerOptions = {}): Promise<ServedApp> {
   const env: NodeJS.ProcessEnv = { TRACEMILL_WORKERS: String(options.workers ?? 2), ...options.env };
   if (options.fake !== false) env.TRACEMILL_TEST_ENGINE_MODULE = fakeEngine;
-  return serve(options.dataDir ? ["--data", options.dataDir] : [], env);
+  const app = await serve(options.dataDir ? ["--data", options.dataDir] : [], env);
+  // The server's own errors belong in the test log.
+  app.process.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+  return app;
 }
 
 export interface Answer<T = unknown> {

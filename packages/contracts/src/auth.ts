@@ -22,23 +22,31 @@ const email = z
   .string({ error: messages.emailRequired })
   .trim()
   .min(1, messages.emailRequired)
-  .email(messages.emailInvalid);
+  .pipe(z.email(messages.emailInvalid));
+// An empty password is only "required"; the length rule speaks once something was typed.
 const password = z
   .string({ error: messages.passwordRequired })
-  .min(1, messages.passwordRequired)
+  .min(1, { error: messages.passwordRequired, abort: true })
   .min(MIN_PASSWORD_LENGTH, messages.passwordTooShort);
+
+const isComparable = (v: { password?: unknown; Renewpassword?: unknown }) =>
+  typeof v.password === "string" &&
+  typeof v.Renewpassword === "string" &&
+  v.password.length >= MIN_PASSWORD_LENGTH &&
+  v.Renewpassword.length >= MIN_PASSWORD_LENGTH;
 
 export const signupRequest = z
   .object({
     userName: z.string({ error: messages.userRequired }).trim().min(1, messages.userRequired).max(100),
     email,
     password,
-    Renewpassword: z
-      .string({ error: messages.passwordRequired })
-      .min(1, messages.passwordRequired)
-      .min(MIN_PASSWORD_LENGTH, messages.passwordTooShort),
+    Renewpassword: password,
   })
-  .refine((v) => v.password === v.Renewpassword, { message: messages.passwordMismatch, path: ["Renewpassword"] });
+  // Compared only when both are long enough, so one mistake does not show two messages.
+  .refine((v) => !isComparable(v) || v.password === v.Renewpassword, {
+    message: messages.passwordMismatch,
+    path: ["Renewpassword"],
+  });
 export type SignupRequest = z.infer<typeof signupRequest>;
 
 export const signinRequest = z.object({ email, password });

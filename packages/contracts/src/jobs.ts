@@ -88,7 +88,6 @@ export const jobMessages = {
   fileNotFound: "The input file was not found",
   wrongFormat: "The input file has the wrong format for its role",
   notFinished: "Only outputs of a job that succeeded can be used as inputs",
-  unavailable: "capability not available in this build",
 } as const;
 
 /** An input is an uploaded file or an output of another job the user may read. */

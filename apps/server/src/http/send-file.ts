@@ -40,7 +40,7 @@ export function sendFile(request: FastifyRequest, reply: FastifyReply, filePath:
     return reply
       .code(416)
       .header("Content-Range", `bytes */${size}`)
-      .send({ messages: ["Range not satisfiable"] });
+      .send(JSON.stringify({ messages: ["Range not satisfiable"] }));
   }
   return reply
     .code(206)

@@ -1,6 +1,16 @@
 // The one place that maps each capability to the engine function that runs it (used by the worker process).
-import type { Capability, InputRole } from "@tracemill/contracts";
-import type { CapabilityResult, RunOptions } from "@tracemill/engine";
+import { type Capability, type InputRole, paramsByCapability } from "@tracemill/contracts";
+import {
+  type CapabilityResult,
+  extractFeatures,
+  extractImages,
+  extractIpt,
+  labelCapture,
+  mergeCaptures,
+  type RunOptions,
+  resolveRuleset,
+  sanitize,
+} from "@tracemill/engine";
 
 /** Input files by role (paths on disk) and validated parameters, as the worker hands them to a capability. */
 export interface CapabilityRun {
@@ -10,24 +20,72 @@ export interface CapabilityRun {
 
 export type CapabilityRunner = (run: CapabilityRun, options: RunOptions) => Promise<CapabilityResult>;
 
-/** Capabilities whose engine function this build has. A capability missing here fails with "not available". */
-const wired: Partial<Record<Capability, CapabilityRunner>> = {};
+/** Job inputs are checked at creation; a role missing here is a bug, not a user's mistake. */
+function input(run: CapabilityRun, role: InputRole): string {
+  const file = run.inputs[role];
+  if (!file) throw new Error(`the job has no ${role} input`);
+  return file;
+}
+
+/** Every capability's engine function, adapted to the job's inputs and validated parameters. */
+const wired: Record<Capability, CapabilityRunner> = {
+  extract: (run, options) =>
+    extractFeatures(input(run, "capture"), { ...paramsByCapability.extract.parse(run.params), ...options }),
+
+  label: (run, options) => {
+    const { mode, ...params } = paramsByCapability.label.parse(run.params);
+    return labelCapture(
+      input(run, "capture"),
+      {
+        ...params,
+        // Uploaded files carry no merge provenance beside them: labels come from the given inputs only.
+        provenance: false,
+        ...(mode === "binary" ? { attacks: input(run, "attacks") } : { alerts: input(run, "alerts") }),
+        ...(run.inputs.classification && { classification: run.inputs.classification }),
+      },
+      options,
+    );
+  },
+
+  ipt: (run, options) => extractIpt(input(run, "capture"), paramsByCapability.ipt.parse(run.params), options),
+
+  images: (run, options) => extractImages(input(run, "capture"), paramsByCapability.images.parse(run.params), options),
+
+  sanitize: async (run, options) => {
+    const { ruleset, minSeverity } = paramsByCapability.sanitize.parse(run.params);
+    const rules = run.inputs.rules;
+    const resolved = rules ? null : await resolveRuleset(ruleset);
+    return sanitize(
+      input(run, "capture"),
+      {
+        ...(rules ? { ruleFiles: [rules] } : { ruleset: resolved?.dir }),
+        ...(run.inputs.classification && { classificationFile: run.inputs.classification }),
+        minSeverity,
+      },
+      options,
+    );
+  },
+
+  merge: (run, options) => {
+    const { at, atTime, sequential, map } = paramsByCapability.merge.parse(run.params);
+    return mergeCaptures(input(run, "background"), input(run, "attacks"), {
+      ...(at !== undefined && { at: String(at) }),
+      ...(atTime !== undefined && { atTime }),
+      sequential,
+      mappings: map,
+      ...options,
+    });
+  },
+};
 
 /**
  * The runner of a capability. `testModule` (TRACEMILL_TEST_ENGINE_MODULE, set only by the test suite on the server
- * process) provides runners by capability name so the queue can be tested without the engine.
+ * process) provides runners by capability name so the queue can be tested with predictable jobs.
  */
-export async function capabilityRunner(
-  capability: Capability,
-  testModule: string | null,
-): Promise<CapabilityRunner | null> {
+export async function capabilityRunner(capability: Capability, testModule: string | null): Promise<CapabilityRunner> {
   if (testModule) {
     const fakes = (await import(testModule)) as Partial<Record<Capability, CapabilityRunner>>;
     if (fakes[capability]) return fakes[capability];
   }
-  return wired[capability] ?? null;
-}
-
-export function wiredCapabilities(): Capability[] {
-  return Object.keys(wired) as Capability[];
+  return wired[capability];
 }

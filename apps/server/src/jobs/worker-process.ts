@@ -4,7 +4,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import { jobMessages } from "@tracemill/contracts";
 import { capabilityRunner } from "./capabilities.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
 
@@ -45,13 +44,11 @@ function describe(error: unknown): { message: string; code: string } {
 }
 
 async function run(message: RunMessage): Promise<void> {
-  const runner = await capabilityRunner(message.capability, message.testEngineModule);
-  if (!runner) {
-    await send({ type: "failed", code: "UNAVAILABLE", message: `${message.capability}: ${jobMessages.unavailable}` });
-    return;
-  }
   let lastSent = 0;
   try {
+    const runner = await capabilityRunner(message.capability, message.testEngineModule);
+    // A cancel may arrive while the capability's code is still loading.
+    controller.signal.throwIfAborted();
     const inputs = await plainInputs(message);
     const result = await runner(
       { inputs, params: message.params },

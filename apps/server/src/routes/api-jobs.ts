@@ -1,5 +1,7 @@
 // /api/files, /api/jobs and their downloads and live progress: each route parses and calls one service function.
 import type {} from "@fastify/multipart";
+import type { Ruleset } from "@tracemill/contracts";
+import { bundledRulesetsDir, listRulesets } from "@tracemill/engine";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { streamJobEvents } from "../http/job-events.js";
@@ -20,13 +22,15 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.code(201).send(file);
   });
 
-  app.get("/api/rulesets", async () => [
-    {
-      id: "default",
-      name: "Suricata's installed rules",
-      description: "the ruleset installed with Suricata on this server",
-    },
-  ]);
+  app.get(
+    "/api/rulesets",
+    async (): Promise<Ruleset[]> =>
+      (await listRulesets(bundledRulesetsDir)).map((r) => ({
+        id: r.name,
+        name: r.name,
+        description: `${r.ruleFiles.length} rules file${r.ruleFiles.length === 1 ? "" : "s"}`,
+      })),
+  );
 
   app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
   app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));

@@ -1,0 +1,155 @@
+// Accounts against a real server: every validation message of SPEC §5, unique emails, sessions and cookies,
+// slowed sign-ins, cross-site protection, and the original product's /singup, /singin, /sesion, /logout.
+import { messages } from "@tracemill/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServedApp } from "../../cli/test/run-cli.js";
+import { Client, startServer } from "./server-harness.js";
+
+let app: ServedApp;
+beforeAll(async () => {
+  app = await startServer();
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+const good = { userName: "Ada", password: "12345678", Renewpassword: "12345678" };
+const uniqueEmail = () => `user-${Math.random().toString(36).slice(2)}@Example.org`;
+
+describe("register (POST /api/auth/register)", () => {
+  const cases: [string, Record<string, unknown>, string[]][] = [
+    ["missing userName", { ...good, userName: "" }, [messages.userRequired]],
+    ["missing email", { ...good, email: "" }, [messages.emailRequired]],
+    ["invalid email", { ...good, email: "not-an-email" }, [messages.emailInvalid]],
+    ["missing password", { ...good, password: "" }, [messages.passwordRequired]],
+    ["short password", { ...good, password: "1234567", Renewpassword: "1234567" }, [messages.passwordTooShort]],
+    ["missing Renewpassword", { ...good, Renewpassword: undefined }, [messages.passwordRequired]],
+    ["different Renewpassword", { ...good, Renewpassword: "87654321" }, [messages.passwordMismatch]],
+  ];
+  for (const [name, body, expected] of cases) {
+    it(`answers 400 with the spec's message for ${name}`, async () => {
+      const client = new Client(app.url);
+      const answer = await client.call("POST", "/api/auth/register", { email: uniqueEmail(), ...body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.messages).toEqual(expected);
+    });
+  }
+
+  it("lists every missing field of an empty form", async () => {
+    const answer = await new Client(app.url).call("POST", "/api/auth/register", {});
+    expect(answer.status).toBe(400);
+    expect(answer.body.messages).toEqual([messages.userRequired, messages.emailRequired, messages.passwordRequired]);
+  });
+
+  it("registers once per email, whatever its case", async () => {
+    const client = new Client(app.url);
+    const email = uniqueEmail();
+    const first = await client.call("POST", "/api/auth/register", { ...good, email });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ userName: "Ada", email });
+    const again = await client.call("POST", "/api/auth/register", { ...good, email: email.toUpperCase() });
+    expect(again.status).toBe(409);
+    expect(again.body.messages).toEqual([messages.emailTaken]);
+  });
+});
+
+describe("sign in, session, sign out", () => {
+  it("validates the sign-in form", async () => {
+    const client = new Client(app.url);
+    expect((await client.call("POST", "/api/auth/login", {})).body.messages).toEqual([
+      messages.emailRequired,
+      messages.passwordRequired,
+    ]);
+    const short = await client.call("POST", "/api/auth/login", { email: "a@b.org", password: "short" });
+    expect(short.body.messages).toEqual([messages.passwordTooShort]);
+  });
+
+  it("signs in with any case of the email, sets an httpOnly SameSite=Lax expiring cookie, and signs out", async () => {
+    const client = new Client(app.url);
+    const email = uniqueEmail();
+    await client.call("POST", "/api/auth/register", { ...good, email });
+    expect((await client.call("GET", "/api/auth/session")).body).toEqual({});
+    const login = await client.call("POST", "/api/auth/login", { email: email.toLowerCase(), password: good.password });
+    expect(login.status).toBe(200);
+    expect(login.body.userName).toBe("Ada");
+    const cookie = login.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)?.[1] ?? "");
+    expect(expires).toBeGreaterThan(Date.now() + 24 * 3600_000);
+    expect((await client.call("GET", "/api/auth/session")).body).toEqual({ userName: "Ada", email });
+    const stolen = client.cookie;
+    expect((await client.call("POST", "/api/auth/logout")).status).toBe(200);
+    expect((await client.call("GET", "/api/auth/session")).body).toEqual({});
+    // The session ended on the server: the old cookie is worthless.
+    client.cookie = stolen;
+    expect((await client.call("GET", "/api/auth/session")).body).toEqual({});
+  });
+
+  it("answers a wrong password and an unknown email alike", async () => {
+    const client = new Client(app.url);
+    const email = uniqueEmail();
+    await client.call("POST", "/api/auth/register", { ...good, email });
+    const wrong = await client.call("POST", "/api/auth/login", { email, password: "wrong password" });
+    const unknown = await client.call("POST", "/api/auth/login", { email: uniqueEmail(), password: "wrong password" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.messages).toEqual([messages.badCredentials]);
+  });
+
+  it("slows down repeated failed sign-ins: after five failures even the right password must wait", async () => {
+    const client = new Client(app.url);
+    const email = uniqueEmail();
+    await client.call("POST", "/api/auth/register", { ...good, email });
+    for (let i = 0; i < 5; i++) {
+      expect((await client.call("POST", "/api/auth/login", { email, password: "wrong password" })).status).toBe(401);
+    }
+    const blocked = await client.call("POST", "/api/auth/login", { email, password: good.password });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.messages[0]).toMatch(/^Too many failed sign-ins; try again in \d+ seconds$/);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await client.call("POST", "/api/auth/login", { email, password: good.password })).status).toBe(200);
+  });
+});
+
+describe("cross-site protection", () => {
+  it("refuses state-changing calls from another site, with or without Sec-Fetch-Site", async () => {
+    const client = new Client(app.url);
+    const body = { ...good, email: uniqueEmail() };
+    const bySite = await client.call("POST", "/api/auth/register", body, { "Sec-Fetch-Site": "cross-site" });
+    expect(bySite.status).toBe(403);
+    const response = await fetch(`${app.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "http://evil.example" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ messages: ["Cross-site requests are not allowed"] });
+    const sameOrigin = await fetch(`${app.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: app.url.replace("localhost", "localhost") },
+      body: JSON.stringify(body),
+    });
+    expect(sameOrigin.status).toBe(201);
+  });
+});
+
+describe("the original product's account calls", () => {
+  it("/singup, /singin, /sesion and /logout answer as the original client reads them", async () => {
+    const client = new Client(app.url);
+    const email = uniqueEmail();
+    const bad = await client.call("POST", "/singup", { ...good, email, Renewpassword: "other pass" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual([messages.passwordMismatch]);
+    expect((await client.call("POST", "/singup", { ...good, email })).body).toEqual({ userName: "Ada", email });
+    expect((await client.call("POST", "/sesion")).body).toEqual({});
+    const wrong = await client.call("POST", "/singin", { email, password: "not the password" });
+    expect(wrong.body).toEqual([messages.badCredentials]);
+    const signIn = await client.call("POST", "/singin", { email, password: good.password });
+    expect(signIn.body.userName).toBe("Ada");
+    expect((await client.call("POST", "/sesion")).body.userName).toBe("Ada");
+    expect((await client.call("POST", "/logout")).body).toEqual({ ok: true });
+    expect((await client.call("POST", "/sesion")).body).toEqual({});
+  });
+});

@@ -1,0 +1,108 @@
+// One job of each capability end to end on the real engine (no test hook): upload, run in a worker, download.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServedApp } from "../../cli/test/run-cli.js";
+import { Client, fixture, startServer, waitForStatus } from "./server-harness.js";
+
+let app: ServedApp;
+let client: Client;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startServer({ fake: false, workers: 2 });
+  client = new Client(app.url);
+  await client.signUp("Engine");
+  const names = [
+    "pcap-be-us_pptp.pcap",
+    "pcap-le-ns_sll_tcp-handshake-nano.pcap",
+    "pyidstools_ipv6-alert.unified2",
+    "classification.config",
+  ];
+  for (const name of names) {
+    const answer = await client.upload(name, fixture(name));
+    expect(answer.status).toBe(201);
+    ids[name] = answer.body.id;
+  }
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function run(capability: string, inputs: Record<string, unknown>, params: Record<string, unknown> = {}) {
+  const created = await client.call("POST", "/api/jobs", { title: capability, capability, params, inputs });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const job = await waitForStatus(client, created.body.id, ["succeeded", "failed", "cancelled"], 60_000);
+  expect(job.error).toBeNull();
+  expect(job.status).toBe("succeeded");
+  return job;
+}
+
+const text = async (id: string, name: string) => (await client.raw("GET", `/api/jobs/${id}/outputs/${name}`)).text();
+const outputNames = (job: { outputs: { name: string }[] }) => job.outputs.map((o) => o.name).sort();
+const capture = () => ({ capture: { fileId: ids["pcap-be-us_pptp.pcap"] } });
+
+describe("capabilities on the real engine", () => {
+  it("extract: the session CSV and its summary", async () => {
+    const job = await run("extract", capture());
+    expect(outputNames(job)).toEqual(["features.csv", "summary.json"]);
+    const csv = (await text(job.id, "features.csv")).trim().split("\n");
+    expect(csv[0].split(",")).toContain("flowduration");
+    expect(csv.length - 1).toBe(job.summary.csv.rows);
+    expect(job.summary.csv.rows).toBeGreaterThan(0);
+  });
+
+  it("ipt: inter-packet times per session beside the CSV", async () => {
+    const job = await run("ipt", capture(), { signed: true });
+    expect(outputNames(job)).toEqual(expect.arrayContaining(["features.csv", "ipt.txt"]));
+    const lines = (await text(job.id, "ipt.txt")).trim().split("\n");
+    const rows = (await text(job.id, "features.csv")).trim().split("\n").length - 1;
+    expect(lines).toHaveLength(rows);
+  });
+
+  it("images: a zip of grayscale images", async () => {
+    const job = await run("images", capture(), { flowsPerImage: 2 });
+    expect(outputNames(job)).toContain("images.zip");
+    const zip = Buffer.from(await (await client.raw("GET", `/api/jobs/${job.id}/outputs/images.zip`)).arrayBuffer());
+    expect(zip.subarray(0, 2).toString("latin1")).toBe("PK");
+  });
+
+  it("merge, then label the merged capture from its own output (binary), with no re-upload", async () => {
+    const merged = await run("merge", {
+      background: { fileId: ids["pcap-be-us_pptp.pcap"] },
+      attacks: { fileId: ids["pcap-le-ns_sll_tcp-handshake-nano.pcap"] },
+    });
+    const mergedCapture = merged.outputs.find((o: { kind: string }) => o.kind === "merged-pcap");
+    expect(mergedCapture).toBeDefined();
+    const labelled = await run(
+      "label",
+      {
+        capture: { jobId: merged.id, output: mergedCapture.name },
+        attacks: { fileId: ids["pcap-le-ns_sll_tcp-handshake-nano.pcap"] },
+      },
+      { mode: "binary" },
+    );
+    const csv = (await text(labelled.id, "labelled.csv")).trim().split("\n");
+    const labels = csv.slice(1).map((row) => row.split(",").at(-1));
+    expect(labels).toContain("1");
+    expect(labels).toContain("0");
+  });
+
+  it("label (multiclass) from unified2 alerts and a classification.config", async () => {
+    const job = await run(
+      "label",
+      {
+        ...capture(),
+        alerts: { fileId: ids["pyidstools_ipv6-alert.unified2"] },
+        classification: { fileId: ids["classification.config"] },
+      },
+      { mode: "multiclass" },
+    );
+    expect(outputNames(job)).toContain("classified.csv");
+    expect(job.summary.labels.method).toBe("alerts");
+  });
+
+  it("sanitize: Suricata splits the capture into clean and attack captures", async () => {
+    const job = await run("sanitize", capture(), { ruleset: "default" });
+    const kinds = job.outputs.map((o: { kind: string }) => o.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["clean-pcap", "attacks-pcap"]));
+  });
+});
