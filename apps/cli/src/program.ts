@@ -1,6 +1,7 @@
 // Declares every tracemill command in one place; each command's code is a thin file under commands/.
 import { TRACEMILL_VERSION } from "@tracemill/engine";
 import { Command } from "commander";
+import { extractCommand } from "./commands/extract.js";
 import { imagesCommand } from "./commands/images.js";
 import { iptCommand } from "./commands/ipt.js";
 import { labelCommand } from "./commands/label.js";
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .option("--debug", "print stack traces of errors")
     .showHelpAfterError()
     .exitOverride();
+  program.addCommand(extractCommand());
   program.addCommand(imagesCommand());
   program.addCommand(iptCommand());
   program.addCommand(labelCommand());

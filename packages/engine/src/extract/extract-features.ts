@@ -13,6 +13,8 @@ export interface ExtractOptions extends FlowOptions {
   csvPath?: string;
   /** Where to write the run summary; default `<outDir>/summary.json`. */
   summaryPath?: string;
+  /** Packets read so far, after every input chunk (for a packets-per-second display). */
+  onPackets?: (read: number) => void;
 }
 
 /** The run summary written beside the CSV (docs/features.md, "Run summary"). */

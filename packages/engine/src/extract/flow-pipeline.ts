@@ -16,8 +16,7 @@ import {
   PacketDecoder,
   type Session,
 } from "@tracemill/core";
-import type { RunOptions } from "../capability.js";
-import { readCaptureFile } from "./read-capture-file.js";
+import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
 
 export interface FlowOptions {
   /** Seconds without a packet after which a session ends. Default 120. */
@@ -82,7 +81,7 @@ export async function runFlowPipeline<S = undefined>(
   input: string,
   options: FlowOptions,
   hooks: FlowHooks<S>,
-  run: Pick<RunOptions, "onProgress" | "signal"> = {},
+  run: ReadProgress = {},
 ): Promise<FlowResult> {
   const features = new FeatureSet();
   const result = emptyResult();

@@ -9,4 +9,4 @@ export {
   type PipelineSession,
   runFlowPipeline,
 } from "./flow-pipeline.js";
-export { type ReadResult, readCaptureFile } from "./read-capture-file.js";
+export { type ReadProgress, type ReadResult, readCaptureFile } from "./read-capture-file.js";

@@ -15,6 +15,9 @@ import type { RunOptions } from "../capability.js";
 
 const CHUNK_BYTES = 1 << 20;
 
+/** Progress and cancellation of a read; `onPackets` gets the packets read so far after every input chunk. */
+export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void };
+
 export interface ReadResult {
   format: CaptureFormat;
   /** Size of the file as stored (compressed when it is gzip). */
@@ -33,7 +36,7 @@ export interface ReadResult {
 export async function readCaptureFile(
   file: string,
   onPacket: (packet: CapturedPacket) => void,
-  run: Pick<RunOptions, "onProgress" | "signal"> = {},
+  run: ReadProgress = {},
 ): Promise<ReadResult> {
   const stat = await fs.promises.stat(file).catch(() => undefined);
   if (stat === undefined || !stat.isFile()) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
@@ -67,6 +70,7 @@ export async function readCaptureFile(
       drain();
       if (damage !== null) break;
       run.onProgress?.({ percent: stat.size > 0 ? (100 * raw.bytesRead) / stat.size : 100, stage: "reading capture" });
+      run.onPackets?.(source.packetCount);
     }
   } catch (error) {
     if (isTracemillError(error)) throw error;

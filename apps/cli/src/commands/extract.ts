@@ -1,0 +1,81 @@
+// tracemill extract: the session feature CSV of a capture (docs/features.md), with its run summary.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { TracemillError } from "@tracemill/core";
+import { type ExtractSummary, extractFeatures } from "@tracemill/engine";
+import { SingleBar } from "cli-progress";
+import { Command } from "commander";
+import { addSessionOptions, type SessionCommandOptions, sessionOptions, withExtension } from "./capability-output.js";
+
+interface ExtractCommandOptions extends SessionCommandOptions {
+  output?: string;
+  summary?: string;
+}
+
+export function extractCommand(): Command {
+  const command = new Command("extract")
+    .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF; gzip-compressed too)")
+    .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)")
+    .option("--summary <file>", "run summary (JSON) file");
+  return addSessionOptions(command).action(async (capture: string, options: ExtractCommandOptions) => {
+    const toStdout = options.output === undefined;
+    const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
+    const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
+    const summaryPath =
+      options.summary ?? (toStdout ? path.join(scratch!, "summary.json") : withExtension(csvPath, ".summary.json"));
+    const bar = process.stderr.isTTY ? progressBar() : undefined;
+    try {
+      const { summary } = await extractFeatures(capture, {
+        ...sessionOptions(options),
+        outDir: path.dirname(csvPath),
+        csvPath,
+        summaryPath: path.resolve(summaryPath),
+        onProgress: bar && ((progress) => bar.update(Math.floor(progress.percent * 10))),
+        onPackets: bar && trackRate(bar),
+      });
+      bar?.update(1000);
+      bar?.stop();
+      if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
+      if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
+      if (!summary.complete) {
+        throw new TracemillError(
+          "DAMAGED_INPUT",
+          `${capture}: ${summary.damage!.message} (at byte ${summary.damage!.offset}); the CSV holds the ${summary.csv.rows} sessions of the packets before it`,
+          { file: capture, offset: summary.damage!.offset },
+        );
+      }
+    } finally {
+      bar?.stop();
+      if (scratch) await fs.promises.rm(scratch, { recursive: true, force: true });
+    }
+  });
+}
+
+function progressBar(): SingleBar {
+  const bar = new SingleBar({
+    format: "extracting [{bar}] {percentage}% | {rate} packets/s | ETA {eta_formatted}",
+    stream: process.stderr,
+    hideCursor: true,
+    etaBuffer: 50,
+  });
+  bar.start(1000, 0, { rate: "-" });
+  return bar;
+}
+
+/** Packets per second over the run so far, shown beside the bar. */
+function trackRate(bar: SingleBar): (read: number) => void {
+  const started = process.hrtime.bigint();
+  return (read) => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (seconds > 0) bar.update({ rate: Math.round(read / seconds).toLocaleString("en-US") });
+  };
+}
+
+function describe(summary: ExtractSummary, csv: string | undefined): string {
+  const { packets, sessions } = summary;
+  const where = csv === undefined ? "" : ` → ${csv}`;
+  return `${sessions.total} sessions from ${packets.decoded} of ${packets.read} packets${where}\n`;
+}

@@ -1,0 +1,72 @@
+// tracemill extract as a user runs it: CSV on stdout or in a file, summary beside it, usage errors, damaged input.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "./run-cli.js";
+
+const capture = path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-extract-test-"));
+
+describe("tracemill extract", () => {
+  it("writes the CSV to standard output and nothing else when there is no terminal", () => {
+    const result = runCli(["extract", capture]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0].split(",")).toHaveLength(50);
+    expect(lines[0].startsWith("protocol,ts,srcIP,srcPrt,dstIP,dstPrt,flowduration,")).toBe(true);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(1)) expect(line.split(",")).toHaveLength(50);
+  });
+
+  it("writes the CSV and its summary to files, byte-identical on a second run", () => {
+    const dir = scratch();
+    const out = path.join(dir, "features.csv");
+    expect(runCli(["extract", capture, "-o", out, "--idle-timeout", "60"]).status).toBe(0);
+    const first = fs.readFileSync(out);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, "features.summary.json"), "utf8"));
+    expect(summary.input.name).toBe("wikipedia-browse.pcap");
+    expect(summary.input.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(summary.options).toEqual({ idleTimeout: 60, activeTimeout: 1800, length: "ip" });
+    expect(summary.complete).toBe(true);
+    expect(summary.csv.rows).toBe(first.toString().trimEnd().split("\n").length - 1);
+    expect(summary.packets.read).toBe(136);
+    expect(fs.readdirSync(dir).sort()).toEqual(["features.csv", "features.summary.json"]);
+    expect(runCli(["extract", capture, "-o", out, "--idle-timeout", "60"]).status).toBe(0);
+    expect(fs.readFileSync(out).equals(first)).toBe(true);
+  });
+
+  it("exits 2 on a bad option value", () => {
+    const result = runCli(["extract", capture, "--length", "bytes"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("ip or frame expected");
+    expect(runCli(["extract", capture, "--idle-timeout", "0"]).status).toBe(2);
+  });
+
+  it("exits 1 with a one-line message for a missing file", () => {
+    const result = runCli(["extract", "/no/such/capture.pcap"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("/no/such/capture.pcap");
+  });
+
+  it("keeps the sessions before the damage of a truncated capture and says the run is incomplete", () => {
+    const dir = scratch();
+    const cut = path.join(dir, "cut.pcap");
+    const bytes = fs.readFileSync(capture);
+    fs.writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const out = path.join(dir, "cut.csv");
+    const result = runCli(["extract", cut, "-o", out]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/cut\.pcap: .*byte \d+.*sessions of the packets before it/);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, "cut.summary.json"), "utf8"));
+    expect(summary.complete).toBe(false);
+    expect(summary.damage.offset).toBeGreaterThan(0);
+    expect(summary.packets.read).toBeGreaterThan(0);
+    expect(summary.packets.read).toBeLessThan(136);
+    const rows = fs.readFileSync(out, "utf8").trimEnd().split("\n").length - 1;
+    expect(rows).toBe(summary.csv.rows);
+    expect(rows).toBeGreaterThan(0);
+  });
+});
