@@ -8,7 +8,8 @@
 #   env ATTACKS=F   attack capture (default ../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap)
 #
 # For each scenario it times, with the same inputs and output format (pcap):
-#   tracemill   tracemill merge BG ATK (midpoint): both passes, SHA-256, provenance, summary; includes Node start-up
+#   tracemill   tracemill merge BG ATK (midpoint): both passes, SHA-256, provenance, summary; includes the CLI's start-up
+#   engine      the same through mergeCaptures() in a bare Node process (engine-merge.mjs): the capability alone
 #   mergecap    mergecap -F pcap BG SHIFTED, with SHIFTED = editcap -t <tracemill's shift> ATK made beforehand
 #   pipeline    what the same job takes with Wireshark's tools: capinfos (midpoint) + editcap -t + mergecap
 # and prints wall seconds, CPU seconds (user+sys) and peak RSS. Scenarios: the background as built (it holds
@@ -57,6 +58,7 @@ scenario() {
   shift=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).placement.shiftSeconds)' "$OUT/summary.json")
   editcap -t "$shift" "$ATK" "$OUT/shifted.pcap"
   timed tracemill node "$CLI" merge "$bg" "$ATK" -o "$OUT/tracemill.pcap"
+  timed engine node "$HERE/engine-merge.mjs" "$bg" "$ATK" "$OUT"
   timed mergecap mergecap -F pcap -w "$OUT/mergecap.pcap" "$bg" "$OUT/shifted.pcap"
   timed pipeline bash -c 'capinfos -a -e -S "$1" >/dev/null && capinfos -a -S "$2" >/dev/null &&
     editcap -t "$3" "$2" "$4/shifted2.pcap" && mergecap -F pcap -w "$4/pipeline.pcap" "$1" "$4/shifted2.pcap"' _ \
@@ -64,6 +66,7 @@ scenario() {
   if cmp -s "$OUT/tracemill.pcap" "$OUT/mergecap.pcap"; then echo "  outputs: byte-identical"
   else echo "  outputs: differ (out-of-order packets in the background: $(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).outOfOrder.background)' "$OUT/summary.json") put back in order by tracemill)"
   fi
+  cmp -s "$OUT/engine.pcap" "$OUT/tracemill.pcap" || { echo "engine and CLI outputs differ" >&2; exit 1; }
   rm -f "$OUT"/*.pcap "$OUT"/*.jsonl "$OUT"/*.summary.json
 }
 

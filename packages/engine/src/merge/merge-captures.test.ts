@@ -117,6 +117,52 @@ describe("mergeCaptures", () => {
     expect(merged.map((p) => [p.ns, p.data])).toEqual(ref.map((p) => [p.ns, p.data]));
   });
 
+  it("keeps interface names, descriptions, snap lengths and comments in pcapng", async () => {
+    const { output } = await merge(
+      fixture("pcapng_multi-interface.pcapng"),
+      fixture("pcapng-comments-test009.pcapng"),
+      {},
+    );
+    const cursor = new FileCursor(output, "out");
+    const comments: string[] = [];
+    for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
+      comments.push(...cursor.packetComments());
+    cursor.close();
+    expect(comments).toEqual(["test009-1", "test009-2"]);
+    expect(cursor.info?.comments).toEqual(["test009"]);
+    const described = cursor.info?.interfaces.map(({ linkType, snaplen, name, description }) => ({
+      linkType,
+      snaplen,
+      name,
+      description,
+    }));
+    expect(described).toEqual([
+      { linkType: 1, snaplen: 262144, name: "eth0", description: undefined },
+      {
+        linkType: 1,
+        snaplen: 262144,
+        name: "\\Device\\NPF_{5AE6EDB4-EFF9-46B3-A3C2-EE50C688A9E6}",
+        description: "Ethernet 2",
+      },
+      { linkType: 1, snaplen: 262144, name: "eth0", description: undefined },
+    ]);
+  });
+
+  it("leaves nothing behind when cancelled", async () => {
+    const controller = new AbortController();
+    const outDir = path.join(dir, "out");
+    fs.mkdirSync(outDir);
+    const run = mergeCaptures(wikipedia, eternalblue, {
+      outDir,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.stage === "merging") controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow();
+    expect(fs.readdirSync(outDir)).toEqual([]);
+  });
+
   it("gives each link type its own pcapng interface", async () => {
     const sll = fixture("pcap-le-ns_sll_tcp-handshake-nano.pcap");
     const { output, result } = await merge(wikipedia, sll, { atTime: "2011-03-18T19:06:10.000000001Z" });

@@ -107,6 +107,8 @@ export async function mergeCaptures(
     progress("merging", totalBytes);
     await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, signal);
     writer.finish();
+    // A cancel that came during the last stretch still wins: nothing is committed after it.
+    signal?.throwIfAborted();
     capture.commit();
     provenance.finish();
   } catch (error) {
