@@ -1,10 +1,12 @@
 // Test helpers: a fake server answering fetch by method and path, and the whole app rendered at a route.
+
 import { render } from "@testing-library/react";
+import type { Job } from "@tracemill/contracts";
 import { MemoryRouter, useLocation } from "react-router";
 import { vi } from "vitest";
 import { App } from "./app.js";
 
-export type Handler = (body: unknown, url: string) => { status?: number; body?: unknown } | undefined;
+export type Handler = (body: unknown, url: string) => { status?: number; body?: unknown; text?: string } | undefined;
 
 /** Replaces fetch; unknown routes answer 404 with a message. Returns the recorded calls. */
 export function fakeServer(routes: Record<string, Handler>) {
@@ -18,7 +20,8 @@ export function fakeServer(routes: Record<string, Handler>) {
     const handler = routes[`${method} ${path}`];
     const answer = handler ? (handler(body, url) ?? {}) : { status: 404, body: { messages: ["Not found"] } };
     const status = answer.status ?? 200;
-    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+    const payload = answer.text ?? (answer.body === undefined ? null : JSON.stringify(answer.body));
+    return new Response(payload, {
       status,
       headers: { "Content-Type": "application/json" },
     });
@@ -42,4 +45,30 @@ export function renderApp(path: string) {
       <LocationProbe />
     </MemoryRouter>,
   );
+}
+
+/** A job as the server answers it, with the given fields changed. */
+export function makeJob(overrides: Partial<Job>): Job {
+  const id = overrides.id ?? "j1";
+  return {
+    id,
+    _id: id,
+    title: "A job",
+    description: "",
+    public: false,
+    capability: "extract",
+    params: { idleTimeout: 120 },
+    status: "succeeded",
+    progress: { percent: 100, stage: "done" },
+    error: null,
+    owner: { userName: "alice" },
+    isOwner: true,
+    createdAt: "2026-01-01T10:00:00Z",
+    startedAt: "2026-01-01T10:00:01Z",
+    finishedAt: "2026-01-01T10:00:03Z",
+    inputs: [],
+    outputs: [],
+    summary: null,
+    ...overrides,
+  };
 }

@@ -42,11 +42,10 @@ export interface Bin {
 export function histogram(values: number[], binCount = 20): Bin[] {
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return [];
-  let min = Math.min(...finite);
+  const min = Math.min(...finite);
   const max = Math.max(...finite);
   if (min === max) return [{ from: min, to: max, count: finite.length }];
-  const useLog = min >= 0 && max / Math.max(min, 1e-6) > 1e4;
-  if (useLog) min = Math.max(min, max / 1e6);
+  const useLog = min > 0 && max / min > 1e4;
   const edge = (i: number) => (useLog ? min * (max / min) ** (i / binCount) : min + ((max - min) * i) / binCount);
   const bins: Bin[] = Array.from({ length: binCount }, (_, i) => ({ from: edge(i), to: edge(i + 1), count: 0 }));
   for (const v of finite) {

@@ -62,8 +62,14 @@ const formatsByKind: Record<InputKind, string[]> = {
   classification: ["classification"],
 };
 
-export async function readHead(file: Blob, bytes = 64): Promise<Uint8Array> {
-  return new Uint8Array(await file.slice(0, bytes).arrayBuffer());
+/** The first bytes of a file, read with FileReader (available in every browser and in jsdom). */
+export function readHead(file: Blob, bytes = 64): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(file.slice(0, bytes));
+  });
 }
 
 /** The whole check: undefined when the file may be uploaded, else a message for the user. */

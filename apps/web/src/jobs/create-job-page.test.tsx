@@ -1,0 +1,164 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { api } from "../api/client.js";
+import { alice, fakeServer, renderApp } from "../test-utils.js";
+
+const pcapHeader = new Uint8Array([
+  0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
+]);
+const u2Header = new Uint8Array([0, 0, 0, 104, 0, 0, 0, 60, 0, 0, 0, 0, 0, 0, 0, 0]);
+let uploads = 0;
+
+beforeEach(() => {
+  uploads = 0;
+  vi.spyOn(api, "upload").mockImplementation(async (file, onProgress) => {
+    onProgress(0.5);
+    onProgress(1);
+    uploads++;
+    return {
+      id: `file-${uploads}`,
+      name: file.name,
+      size: file.size,
+      sha256: "0".repeat(64),
+      format: "pcap",
+      createdAt: "",
+    };
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+function server() {
+  return fakeServer({
+    "GET /api/auth/session": () => ({ body: alice }),
+    "GET /api/jobs": () => ({ body: [] }),
+    "GET /api/rulesets": () => ({
+      body: [
+        { id: "default", name: "Installed rules" },
+        { id: "et-open", name: "ET Open" },
+      ],
+    }),
+    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
+  });
+}
+
+async function choose(label: string, name: string, content: Uint8Array) {
+  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([content as BlobPart], name));
+  await screen.findByText(new RegExp(name.replace(".", "\\.")));
+}
+
+async function stepOne(title: string, mainLabel: string) {
+  await userEvent.type(await screen.findByLabelText("Title"), title);
+  await userEvent.type(screen.getByLabelText("Description"), "for a test");
+  await choose(mainLabel, "background.pcap", pcapHeader);
+  await userEvent.click(screen.getByRole("button", { name: "Next" }));
+}
+
+const created = (calls: ReturnType<typeof server>) =>
+  calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body;
+
+describe("job creation", () => {
+  it("asks for the title and the file before Next, and refuses a file that is not a capture", async () => {
+    server();
+    renderApp("/ui/extract");
+    await userEvent.click(await screen.findByRole("button", { name: "Next" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Title is required");
+    await userEvent.type(screen.getByLabelText("Title"), "My extraction");
+    await userEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Choose the capture");
+    await userEvent.upload(
+      screen.getByLabelText("Capture: choose a file"),
+      new File(["plain text, no packets"], "x.pcap"),
+    );
+    expect(await screen.findByText(/x\.pcap: the content does not look like a pcap/)).toBeInTheDocument();
+    expect(api.upload).not.toHaveBeenCalled();
+    await userEvent.upload(screen.getByLabelText("Capture: choose a file"), new File(["a"], "notes.txt"), {
+      applyAccept: false,
+    });
+    expect(await screen.findByText(/notes\.txt: not a capture file/)).toBeInTheDocument();
+  });
+
+  it("creates a feature extraction job with the contracts' defaults, shown folded away", async () => {
+    const calls = server();
+    renderApp("/ui/extract");
+    await stepOne("Features", "Capture");
+    expect(screen.getByText("Advanced parameters").closest("details")).not.toHaveAttribute("open");
+    await userEvent.click(screen.getByText("Advanced parameters"));
+    expect(screen.getByLabelText("Idle timeout (s)")).toHaveValue(120);
+    expect(screen.getByLabelText("Active timeout (s)")).toHaveValue(1800);
+    fireEvent.change(screen.getByLabelText("Idle timeout (s)"), { target: { value: "60" } });
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
+    expect(created(calls)).toEqual({
+      title: "Features",
+      description: "for a test",
+      public: false,
+      capability: "extract",
+      params: { idleTimeout: 60, activeTimeout: 1800, length: "ip" },
+      inputs: { capture: { fileId: "file-1" } },
+    });
+  });
+
+  it("aggregation asks for the attack capture and the insertion point on step 2", async () => {
+    const calls = server();
+    renderApp("/ui/merge");
+    await userEvent.click(await screen.findByRole("switch", { name: /Public/ }));
+    await stepOne("Mix", "Background capture (attack-free)");
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Choose the attack capture");
+    await choose("Attack capture", "attack.pcap", pcapHeader);
+    fireEvent.change(screen.getByLabelText(/Insertion point/), { target: { value: "2.5" } });
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toBeDefined());
+    expect(created(calls)).toMatchObject({
+      public: true,
+      capability: "merge",
+      params: { at: 2.5, sequential: false },
+      inputs: { background: { fileId: "file-1" }, attacks: { fileId: "file-2" } },
+    });
+  });
+
+  it("labelling sends binary with an attack capture, or multi-class with alerts", async () => {
+    const calls = server();
+    renderApp("/ui/extract/labeling");
+    await stepOne("Labels", "Capture to label");
+    expect(screen.getByLabelText(/^Binary/)).toBeChecked();
+    await userEvent.click(screen.getByLabelText(/^Multi-class/));
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Choose the alert file");
+    await choose("Alerts (unified2 or EVE file)", "snort.u2", u2Header);
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toBeDefined());
+    expect(created(calls)).toMatchObject({
+      capability: "label",
+      params: { mode: "multiclass" },
+      inputs: { capture: { fileId: "file-1" }, alerts: { fileId: "file-2" } },
+    });
+  });
+
+  it("images ask for the sessions per image; sanitization offers the server's rulesets", async () => {
+    const calls = server();
+    const view = renderApp("/ui/extract/images");
+    await stepOne("Pictures", "Capture");
+    expect(screen.getByLabelText("Sessions (flows) per image")).toHaveValue(16);
+    fireEvent.change(screen.getByLabelText("Sessions (flows) per image"), { target: { value: "" } });
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Set the number of sessions per image");
+    fireEvent.change(screen.getByLabelText("Sessions (flows) per image"), { target: { value: "8" } });
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toMatchObject({ params: { flowsPerImage: 8 } }));
+    view.unmount();
+
+    const calls2 = server();
+    renderApp("/ui/clear");
+    await stepOne("Clean", "Capture to sanitize");
+    await userEvent.selectOptions(await screen.findByLabelText("Ruleset"), "et-open");
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() =>
+      expect(created(calls2)).toMatchObject({ capability: "sanitize", params: { ruleset: "et-open", minSeverity: 3 } }),
+    );
+  });
+});

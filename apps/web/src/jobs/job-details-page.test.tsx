@@ -1,0 +1,73 @@
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const csv = [
+  "protocol,ts,srcIP,flowduration,mean_flowpktl,label",
+  "6,1,10.0.0.1,0.5,60,0",
+  "6,2,10.0.0.2,1.5,1500,1",
+  "17,3,10.0.0.3,0,80,0",
+  "6,4,10.0.0.4,2,400,0",
+].join("\n");
+
+describe("Job details", () => {
+  it("shows parameters, inputs with hashes, timings, the summary, charts and the first CSV rows", async () => {
+    const job = makeJob({
+      id: "j1",
+      title: "Labelled set",
+      capability: "label",
+      params: { mode: "binary", idleTimeout: 120 },
+      summary: { sessions: 4, packets: 120 },
+      inputs: [
+        {
+          id: "f1",
+          role: "capture",
+          name: "day1.pcap",
+          size: 3 * 1024 * 1024,
+          sha256: "ab".repeat(32),
+          format: "pcap",
+          createdAt: "",
+        },
+      ],
+      outputs: [{ name: "labelled.csv", kind: "csv", size: csv.length }],
+    });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j1": () => ({ body: job }),
+      "GET /api/jobs/j1/outputs/labelled.csv": () => ({ text: csv }),
+    });
+    renderApp("/ui/details?id=j1");
+    expect(await screen.findByRole("heading", { level: 1, name: /Labelled set/ })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "mode binary" })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "sessions 4" })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "Ran 2.00 s" })).toBeInTheDocument();
+    const input = screen.getByRole("row", { name: /day1\.pcap/ });
+    expect(input).toHaveTextContent("3.0 MiB");
+    expect(input).toHaveTextContent("ab".repeat(32));
+
+    const protocols = await screen.findByRole("img", { name: "Sessions per protocol" });
+    expect(protocols).toHaveTextContent("TCP");
+    expect(protocols).toHaveTextContent("3");
+    expect(protocols).toHaveTextContent("UDP");
+    expect(screen.getByRole("img", { name: "Sessions per label" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Mean packet length per session" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Session duration" })).toBeInTheDocument();
+    const preview = screen.getByRole("region", { name: "Preview of labelled.csv" });
+    expect(within(preview).getAllByRole("row")).toHaveLength(5);
+    expect(within(preview).getByRole("columnheader", { name: "flowduration" })).toBeInTheDocument();
+  });
+
+  it("shows a failed job's error and no charts", async () => {
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j2": () => ({
+        body: makeJob({ id: "j2", title: "Bad", status: "failed", error: "not a capture" }),
+      }),
+    });
+    renderApp("/ui/details?id=j2");
+    expect(await screen.findByRole("alert")).toHaveTextContent("not a capture");
+    expect(screen.queryByRole("img", { name: "Sessions per protocol" })).toBeNull();
+  });
+});

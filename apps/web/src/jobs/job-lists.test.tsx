@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const mine = [
+  makeJob({
+    id: "done",
+    title: "Finished extraction",
+    outputs: [
+      { name: "features.csv", kind: "csv", size: 2048 },
+      { name: "summary.json", kind: "summary", size: 100 },
+    ],
+  }),
+  makeJob({
+    id: "run",
+    title: "Running labels",
+    capability: "label",
+    status: "running",
+    progress: { percent: 42, stage: "reading" },
+  }),
+  makeJob({
+    id: "bad",
+    title: "Broken images",
+    capability: "images",
+    status: "failed",
+    error: "capture is damaged at byte 24",
+  }),
+];
+
+describe("My Jobs", () => {
+  it("shows each card's capability, status, progress, error and downloadable outputs", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: mine }) });
+    renderApp("/ui/dataSets");
+    const done = (await screen.findByRole("article", { name: "Finished extraction" })) as HTMLElement;
+    expect(within(done).getByRole("img", { name: "Feature Extraction" })).toBeInTheDocument();
+    expect(within(done).getByRole("img", { name: "Succeeded" })).toBeInTheDocument();
+    expect(within(done).getByRole("link", { name: /features\.csv/ })).toHaveAttribute(
+      "href",
+      "/api/jobs/done/outputs/features.csv",
+    );
+    expect(within(done).getByRole("link", { name: "Download all (zip)" })).toHaveAttribute(
+      "href",
+      "/api/jobs/done/outputs.zip",
+    );
+    expect(within(done).getByRole("link", { name: "Edit" })).toHaveAttribute(
+      "href",
+      "/ui/update?id=done&title=Finished%20extraction",
+    );
+    const running = screen.getByRole("article", { name: "Running labels" });
+    expect(within(running).getByRole("progressbar", { name: "Progress of Running labels" })).toHaveAttribute(
+      "value",
+      "42",
+    );
+    expect(within(running).getByRole("img", { name: "Running" })).toBeInTheDocument();
+    const failed = screen.getByRole("article", { name: "Broken images" });
+    expect(within(failed).getByRole("alert")).toHaveTextContent("capture is damaged at byte 24");
+  });
+
+  it("deletes a job only after confirmation and removes it from the list", async () => {
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": () => ({ body: mine }),
+      "DELETE /api/jobs/bad": () => ({ status: 204 }),
+    });
+    renderApp("/ui/dataSets");
+    const card = await screen.findByRole("article", { name: "Broken images" });
+    await userEvent.click(within(card).getByRole("button", { name: "Delete" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Keep" }));
+    expect(calls.some((c) => c.method === "DELETE")).toBe(false);
+    await userEvent.click(within(card).getByRole("button", { name: "Delete" }));
+    expect(within(card).getByRole("group")).toHaveTextContent("Delete “Broken images”?");
+    await userEvent.click(within(card).getByRole("button", { name: "Yes, delete" }));
+    await waitFor(() => expect(screen.queryByRole("article", { name: "Broken images" })).toBeNull());
+    expect(calls.filter((c) => c.method === "DELETE").map((c) => c.path)).toEqual(["/api/jobs/bad"]);
+    expect(screen.getAllByRole("article")).toHaveLength(2);
+  });
+});
+
+describe("Shared Jobs", () => {
+  it("lists public jobs read-only, with their owner", async () => {
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: { userName: "bob", email: "bob@example.org" } }),
+      "GET /api/jobs/public": () => ({
+        body: [
+          makeJob({
+            title: "Alice's public set",
+            public: true,
+            isOwner: false,
+            outputs: [{ name: "f.csv", kind: "csv", size: 5 }],
+          }),
+        ],
+      }),
+    });
+    renderApp("/ui/public/dataSets");
+    const card = await screen.findByRole("article", { name: "Alice's public set" });
+    expect(card).toHaveTextContent("by alice");
+    expect(within(card).getByRole("link", { name: /f\.csv/ })).toBeInTheDocument();
+    expect(within(card).queryByRole("link", { name: "Edit" })).toBeNull();
+    expect(within(card).queryByRole("button", { name: "Delete" })).toBeNull();
+  });
+});
+
+describe("Edit", () => {
+  it("loads the job, saves title, description and the public switch, and returns to My Jobs", async () => {
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j9": () => ({ body: makeJob({ id: "j9", title: "Old", description: "d" }) }),
+      "PATCH /api/jobs/j9": (body) => ({ body: makeJob({ id: "j9", ...(body as object) }) }),
+      "GET /api/jobs": () => ({ body: [] }),
+    });
+    renderApp("/ui/update?id=j9&title=Old");
+    const title = await screen.findByLabelText("Title");
+    await waitFor(() => expect(screen.getByLabelText("Description")).toHaveValue("d"));
+    await userEvent.clear(title);
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByText("Title is required")).toBeInTheDocument();
+    await userEvent.type(title, "New");
+    await userEvent.click(screen.getByRole("switch", { name: /Public/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
+    expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ title: "New", description: "d", public: true });
+  });
+});
