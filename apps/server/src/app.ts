@@ -32,8 +32,17 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
   app.addHook("onRequest", rejectCrossSite);
-  app.addHook("onReady", () => ctx.runner.start());
-  app.addHook("onClose", () => ctx.close());
+  // Expired sessions are refused anyway; removing them hourly keeps the table small.
+  const sweep = setInterval(() => void ctx.accounts.removeExpiredSessions(), 3_600_000);
+  sweep.unref();
+  app.addHook("onReady", async () => {
+    await ctx.accounts.removeExpiredSessions();
+    await ctx.runner.start();
+  });
+  app.addHook("onClose", async () => {
+    clearInterval(sweep);
+    await ctx.close();
+  });
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     let status = 500;

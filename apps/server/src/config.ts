@@ -1,6 +1,7 @@
 // Server configuration: every setting with its default, read once from options and the environment.
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface ServerConfig {
   port: number;
@@ -17,11 +18,14 @@ export interface ServerConfig {
   workers: number;
   /** How long a sign-in lasts, in hours (default 7 days). */
   sessionHours: number;
-  /** Directory of sample captures served, with their datasets, by /sampledatasets. */
+  /** Directory whose captures/ are served, with datasets generated from them, by /sampledatasets. */
   samplesDir: string;
   /** Test hook: a module whose exports replace the engine's capability functions in workers. Never set in production. */
   testEngineModule: string | null;
 }
+
+/** The sample captures shipped with the server (apps/server/samples, from src/ or dist/ alike). */
+const shippedSamples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../samples");
 
 export interface ConfigInput {
   port?: number | string;
@@ -55,7 +59,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     maxUploadBytes: Math.floor(positiveNumber("upload limit", env.TRACEMILL_MAX_UPLOAD_BYTES, 50 * 1024 ** 3)),
     workers,
     sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),
-    samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? path.join(dataDir, "samples")),
+    samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? shippedSamples),
     testEngineModule: env.TRACEMILL_TEST_ENGINE_MODULE ?? null,
   };
 }

@@ -5,6 +5,7 @@ import { progressHub } from "./jobs/progress-hub.js";
 import { jobRunner } from "./jobs/runner.js";
 import { accountsService } from "./services/accounts.js";
 import { jobsService } from "./services/jobs.js";
+import { samplesService } from "./services/samples.js";
 import { uploadsService } from "./services/uploads.js";
 import { fileStore } from "./storage/file-store.js";
 
@@ -20,6 +21,7 @@ export async function openContext(config: ServerConfig) {
     accounts: accountsService(db, { sessionHours: config.sessionHours }),
     jobs: jobsService(db, store, runner, hub),
     uploads: uploadsService(db, store, { maxUploadBytes: config.maxUploadBytes }),
+    samples: samplesService(config),
     async close(): Promise<void> {
       await runner.stop();
       await db.destroy();

@@ -5,9 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppContext } from "../context.js";
-import { contentDisposition } from "../http/send-file.js";
+import { contentDisposition, sendFile } from "../http/send-file.js";
 import { currentUser } from "../http/session-cookie.js";
-import { HttpError, signInRequired } from "../services/http-error.js";
+import { signInRequired } from "../services/http-error.js";
 
 /** The repository root: this file sits at apps/server/{src,dist}/routes/. */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -52,9 +52,6 @@ export function resourceRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/sampledatasets", legacy, async (request, reply) => {
     if (!(await userOf(request))) throw signInRequired();
-    if (!fs.existsSync(ctx.config.samplesDir)) {
-      throw new HttpError(404, ["Sample datasets are not installed on this server"]);
-    }
-    return sendArchive(reply, "sampledatasets.tar.gz", "tar", ["-czf", "-", "-C", ctx.config.samplesDir, "."]);
+    return sendFile(request, reply, await ctx.samples.archive(), "sampledatasets.tar.gz");
   });
 }
