@@ -12,6 +12,7 @@ import {
 } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
+import { labelSourceSummary } from "../label/label-capture.js";
 import type { SessionLabeller } from "../label/session-labeller.js";
 import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
 import { writeSummary } from "../label/summary-file.js";
@@ -88,7 +89,6 @@ export async function extractImages(
           entry.set(labelText.bytes.subarray(0, labelText.length), IMAGE_ROW_BYTES);
           ordered.put(session.seq, entry, length);
         },
-        afterChunk: () => zip.waitForDisk(),
       },
       options,
       run,
@@ -98,9 +98,8 @@ export async function extractImages(
     zip.addFile(path.join(scratch, IMAGES_CSV_ENTRY), IMAGES_CSV_ENTRY);
     await zip.finish();
     const summary = {
-      capture: path.basename(capture),
-      options: { ...options, keepAddresses },
       ...pass,
+      options: { ...pass.options, flowsPerImage: n, keepAddresses, ...labelSourceSummary(options) },
       images: { images: counts.images, rows: counts.rows, flowsPerImage: n, keepAddresses },
       ...(labeller ? { labels: { method: labeller.method, ...labeller.summary(), sessions: perLabel } } : {}),
     };

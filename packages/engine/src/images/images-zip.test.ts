@@ -62,7 +62,6 @@ describe("ImagesZip", () => {
     const target = path.join(dir, "images.zip");
     const zip = new ImagesZip(target);
     zip.addImage("images/image-000001.png", Buffer.from([1, 2, 3]));
-    await zip.waitForDisk();
     zip.addFile(csv, "features.csv");
     expect(fs.existsSync(target)).toBe(false);
     await zip.finish();
@@ -71,6 +70,24 @@ describe("ImagesZip", () => {
     expect(entries.map((e) => e.name)).toEqual(["images/image-000001.png", "features.csv"]);
     expect(Array.from(entries[0].data)).toEqual([1, 2, 3]);
     expect(entries[1].data.toString()).toBe("a,b\n1,2\n");
+  });
+
+  it("lists every entry in order when there are more images than one set-aside batch", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-zip-"));
+    const target = path.join(dir, "many.zip");
+    const zip = new ImagesZip(target);
+    for (let i = 0; i < 700; i++) {
+      zip.addImage(`images/${i}.png`, Buffer.from([i & 255, i >> 8]));
+      // Let the writes finish now and then, so that written entries are set aside along the way.
+      if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await zip.finish();
+    const entries = await readZip(target);
+    expect(entries).toHaveLength(700);
+    entries.forEach((entry, i) => {
+      expect(entry.name).toBe(`images/${i}.png`);
+      expect(Array.from(entry.data)).toEqual([i & 255, i >> 8]);
+    });
   });
 
   it("removes its temporary file when discarded", async () => {

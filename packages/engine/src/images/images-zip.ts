@@ -1,5 +1,6 @@
 // The images zip, streamed to a temporary file and renamed when complete: PNGs as they are made, then the manifest
-// and the features CSV.
+// and the features CSV. The zip's output drains to disk whenever the capture reader waits for its next chunk, so
+// only the images of about one input chunk are held in memory.
 
 import { once } from "node:events";
 import fs from "node:fs";
@@ -7,17 +8,23 @@ import { ZipFile } from "yazl";
 
 /** A fixed entry time makes the same input give a byte-identical zip. */
 const ENTRY_TIME = new Date(Date.UTC(2000, 0, 1));
-/** Bytes handed to the zip but not yet written to disk before `addImage` waits: bounds memory on slow disks. */
-const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/** yazl 3's `Entry.FILE_DATA_DONE`: the entry's data is written; only the central directory still needs it. */
+const ENTRY_WRITTEN = 3;
+/** Images between two passes that move written entries out of yazl's list. */
+const SET_ASIDE_EVERY = 256;
+
+/** The part of yazl's ZipFile the workaround below relies on (yazl 3.x). */
+interface YazlInternals {
+  entries: { state: number }[];
+}
 
 export class ImagesZip {
   private readonly zip = new ZipFile();
   private readonly file: fs.WriteStream;
   private readonly temporaryPath: string;
-  private added = 0;
-  private written = 0;
   private failure: Error | undefined;
-  private waiter: (() => void) | undefined;
+  private images = 0;
+  private readonly setAside: { state: number }[] = [];
 
   constructor(private readonly path: string) {
     this.temporaryPath = `${path}.partial`;
@@ -25,10 +32,6 @@ export class ImagesZip {
     this.file.on("error", (error) => this.fail(error));
     this.zip.on("error", (error: Error) => this.fail(error));
     this.zip.outputStream.on("error", (error: Error) => this.fail(error));
-    this.zip.outputStream.on("data", (chunk: Buffer) => {
-      this.written += chunk.length;
-      if (this.waiter && this.added - this.written <= MAX_PENDING_BYTES / 2) this.wake();
-    });
     this.zip.outputStream.pipe(this.file);
   }
 
@@ -36,17 +39,7 @@ export class ImagesZip {
   addImage(name: string, png: Buffer): void {
     this.check();
     this.zip.addBuffer(png, name, { mtime: ENTRY_TIME, compress: false });
-    this.added += png.length;
-  }
-
-  /** Waits while too much is queued for the disk: call between batches of images to bound memory. */
-  async waitForDisk(): Promise<void> {
-    this.check();
-    if (this.added - this.written <= MAX_PENDING_BYTES) return;
-    await new Promise<void>((resolve) => {
-      this.waiter = resolve;
-    });
-    this.check();
+    if (++this.images % SET_ASIDE_EVERY === 0) this.setAsideWritten();
   }
 
   /** Adds a file from disk (compressed); it is read when its turn comes. */
@@ -59,6 +52,10 @@ export class ImagesZip {
   async finish(): Promise<void> {
     this.check();
     const done = once(this.file, "close");
+    // The central directory lists every entry, in order: put the written ones back in front.
+    const internals = this.zip as unknown as YazlInternals;
+    internals.entries = this.setAside.concat(internals.entries);
+    this.setAside.length = 0;
     this.zip.end();
     await done;
     this.check();
@@ -71,15 +68,20 @@ export class ImagesZip {
     await fs.promises.rm(this.temporaryPath, { force: true });
   }
 
-  private fail(error: Error): void {
-    this.failure ??= error;
-    this.wake();
+  /**
+   * yazl finds the next entry to write by scanning its whole entry list from the start, at every step: the cost
+   * grows with the square of the number of entries (tens of seconds for 40 000 images, hours for a million).
+   * Entries already written are moved aside, and put back before the central directory is written.
+   */
+  private setAsideWritten(): void {
+    const entries = (this.zip as unknown as YazlInternals).entries;
+    let written = 0;
+    while (written < entries.length && entries[written].state >= ENTRY_WRITTEN) written++;
+    for (const entry of entries.splice(0, written)) this.setAside.push(entry);
   }
 
-  private wake(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.();
+  private fail(error: Error): void {
+    this.failure ??= error;
   }
 
   private check(): void {

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { BufferedFile } from "../label/buffered-file.js";
+import { OutputFile } from "../extract/output-file.js";
 import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
 import { writeSummary } from "../label/summary-file.js";
 
@@ -17,7 +17,7 @@ export interface IptOptions extends SessionPassOptions {
 /** Writes ipt.txt, features.csv and summary.json into `run.outDir`. */
 export async function extractIpt(capture: string, options: IptOptions, run: RunOptions): Promise<CapabilityResult> {
   const signed = options.signed === true;
-  const ipt = new BufferedFile(path.join(run.outDir, IPT_FILE));
+  const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
   const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end));
   let gaps = 0;
   let count = 0;
@@ -40,11 +40,10 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
       options,
       run,
     );
-    await ipt.finish();
+    await ipt.commit();
     const summary = {
-      capture: path.basename(capture),
-      options: { ...options, signed },
       ...pass,
+      options: { ...pass.options, signed },
       ipt: { lines: count, gaps, signed },
     };
     await writeSummary(run.outDir, summary);

@@ -11,9 +11,9 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
+import { readCaptureFile } from "../extract/index.js";
 import { readAttackPacketRanges } from "../merge/index.js";
 import { loadAlerts, loadClassification } from "./load-alerts.js";
-import { readPackets } from "./read-packets.js";
 import { AlertLabeller, ProvenanceLabeller, type SessionLabeller, TupleLabeller } from "./session-labeller.js";
 
 export interface LabelSourceOptions {
@@ -93,14 +93,14 @@ function findProvenance(capture: string, option: string | false | undefined): st
 async function attackTuples(file: string, run: Pick<RunOptions, "onProgress" | "signal">): Promise<AttackTupleSet> {
   const tuples = new AttackTupleSet();
   const decoder = new PacketDecoder();
-  await readPackets(
+  await readCaptureFile(
     file,
     (packet) => {
       const d = decoder.decode(packet);
       if (d.kind !== DecodeKind.Tcp && d.kind !== DecodeKind.Udp) return;
       tuples.add(d.protocol, d.ipVersion === 4 ? 4 : 16, d.src, d.srcPort, d.dst, d.dstPort);
     },
-    { signal: run.signal, stage: "reading the attack capture" },
+    { signal: run.signal },
   );
   return tuples;
 }

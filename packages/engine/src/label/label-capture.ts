@@ -40,18 +40,17 @@ export async function labelCapture(capture: string, options: LabelOptions, run: 
     options,
     run,
   );
-  if (provenancePackets !== undefined && provenancePackets !== pass.packets) {
+  if (provenancePackets !== undefined && provenancePackets !== pass.packets.read) {
     await fs.promises.rm(path.join(run.outDir, csvName), { force: true });
     throw new TracemillError(
       "BAD_INPUT",
-      `the provenance record describes ${provenancePackets} packets but ${path.basename(capture)} has ${pass.packets}: it belongs to another capture`,
+      `the provenance record describes ${provenancePackets} packets but ${path.basename(capture)} has ${pass.packets.read}: it belongs to another capture`,
       { file: capture },
     );
   }
   const summary = {
-    capture: path.basename(capture),
-    options: summaryOptions(options),
     ...pass,
+    options: { ...pass.options, ...labelSourceSummary(options) },
     labels: {
       method: labeller.method,
       ...labeller.summary(),
@@ -69,12 +68,14 @@ export async function labelCapture(capture: string, options: LabelOptions, run: 
   };
 }
 
-/** The options as the summary records them: file names without directories. */
-function summaryOptions(options: LabelOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...options };
+/** The label options as the summary records them: file names without directories. */
+export function labelSourceSummary(options: LabelSourceOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const key of ["attacks", "alerts", "classification", "provenance"] as const) {
     const value = options[key];
-    if (typeof value === "string") out[key] = path.basename(value);
+    if (value !== undefined) out[key] = typeof value === "string" ? path.basename(value) : value;
   }
+  if (options.maxPriority !== undefined) out.maxPriority = options.maxPriority;
+  if (options.tolerance !== undefined) out.tolerance = options.tolerance;
   return out;
 }

@@ -1,24 +1,21 @@
-// One streaming pass over a capture: read → decode → flow table → feature CSV, with hooks that see every packet of
-// every session and add to its row, so labels, IPT series and image rows come from the same pass as the features.
+// The feature CSV of a capture plus per-session work beside it (labels, IPT series, image rows), in one pass over the
+// extract capability's flow pipeline: the same sessions, rows and summary as `tracemill extract`, plus hooks.
+import fs from "node:fs";
+import path from "node:path";
 import {
-  type CapturedPacket,
   csvHeaderLine,
-  type DecodedPacket,
-  DecodeKind,
   FEATURE_COLUMNS,
-  FeatureSet,
-  type FeatureState,
   type FlowPacket,
-  FlowTable,
-  FragmentTracker,
   OrderedRows,
-  PacketDecoder,
   RowBuilder,
   type Session,
+  TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
-import { BufferedFile } from "./buffered-file.js";
-import { readPackets } from "./read-packets.js";
+import { sha256OfFile } from "../extract/file-digest.js";
+import { type ExtractSummary, type FlowOptions, runFlowPipeline } from "../extract/index.js";
+import { OutputFile } from "../extract/output-file.js";
+import { TRACEMILL_VERSION } from "../version.js";
 
 /** Per-session work beside the features. States are created once per session record and reused. */
 export interface SessionHooks<S> {
@@ -29,40 +26,15 @@ export interface SessionHooks<S> {
   onPacket(state: S, session: Session, packet: FlowPacket, data: Uint8Array): void;
   /** The session ended: add columns after the features (the row is started and will be ended by the pass). */
   onEnd(state: S, session: Session, row: RowBuilder): void;
-  /** Called between input chunks: a place to wait for slow writers. */
-  afterChunk?(): Promise<void>;
 }
 
-export interface SessionPassOptions {
-  /** Idle timeout in seconds (default 120). */
-  idleTimeout?: number;
-  /** Active timeout in seconds (default 1800). */
-  activeTimeout?: number;
-  /** Packet length: the IP length (default) or the frame's original length. */
-  length?: "ip" | "frame";
-}
+/** The session options of `tracemill extract`: idle and active timeouts, packet length. */
+export type SessionPassOptions = FlowOptions;
 
-export interface SessionPassSummary {
-  /** Bytes and packets read from the capture. */
-  bytes: number;
-  packets: number;
-  sessionPackets: number;
-  ignored: Record<string, number>;
-  outOfOrder: number;
-  sessions: number;
-}
+/** The extraction's run summary (docs/features.md): input with its SHA-256, options, packets, sessions, CSV. */
+export type SessionPassSummary = ExtractSummary;
 
-interface PassState<S> {
-  features: FeatureState;
-  extra: S;
-}
-
-interface HeldFragment {
-  decoded: DecodedPacket;
-  packet: CapturedPacket;
-}
-
-/** Runs the pass and writes the CSV (features + the hooks' columns) to `csvPath` (temporary name, then renamed). */
+/** Runs the pass and writes the CSV (features, then `extraColumns`) to `csvPath`, renamed into place when complete. */
 export async function runSessionPass<S>(
   capture: string,
   csvPath: string,
@@ -71,103 +43,52 @@ export async function runSessionPass<S>(
   options: SessionPassOptions,
   run: Pick<RunOptions, "onProgress" | "signal">,
 ): Promise<SessionPassSummary> {
-  const features = new FeatureSet();
-  const csv = new BufferedFile(csvPath);
-  const row = new RowBuilder();
-  const rows = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end));
-  const summary: SessionPassSummary = {
-    bytes: 0,
-    packets: 0,
-    sessionPackets: 0,
-    ignored: {},
-    outOfOrder: 0,
-    sessions: 0,
-  };
-  let currentData: Uint8Array = new Uint8Array(0);
-  const table = new FlowTable<PassState<S>>(
-    {
-      createState: () => ({ features: features.createState(), extra: hooks.createState() }),
-      onStart(session, packet) {
-        features.init(session.state.features, packet);
-        hooks.onStart(session.state.extra, session);
-      },
-      onPacket(session, packet) {
-        features.update(session.state.features, packet);
-        hooks.onPacket(session.state.extra, session, packet, currentData);
-      },
-      onEnd(session) {
-        row.start();
-        features.finish(session.state.features, session, row);
-        hooks.onEnd(session.state.extra, session, row);
-        row.end();
-        rows.put(session.seq, row.bytes, row.length);
-        summary.sessions++;
-      },
-    },
-    {
-      idleTimeoutNs: (options.idleTimeout ?? 120) * 1e9,
-      activeTimeoutNs: (options.activeTimeout ?? 1800) * 1e9,
-    },
-  );
-  const frameLength = options.length === "frame";
-  const addToTable = (decoded: DecodedPacket, packet: CapturedPacket) => {
-    currentData = packet.data;
-    summary.sessionPackets++;
-    table.add(
-      decoded,
-      packet.tsSec,
-      packet.tsNsec,
-      frameLength ? packet.originalLength : decoded.ipLength,
-      packet.index,
-    );
-  };
-  const ignore = (reason: string) => {
-    summary.ignored[reason] = (summary.ignored[reason] ?? 0) + 1;
-  };
-  const tracker = new FragmentTracker<HeldFragment>({
-    hold: (decoded, packet) => ({
-      decoded: { ...decoded, src: decoded.src.slice(), dst: decoded.dst.slice() },
-      packet: { ...packet, data: packet.data.slice() },
-    }),
-    resolved(held, srcPort, dstPort) {
-      held.decoded.srcPort = srcPort;
-      held.decoded.dstPort = dstPort;
-      held.decoded.kind = held.decoded.protocol === 6 ? DecodeKind.Tcp : DecodeKind.Udp;
-      addToTable(held.decoded, held.packet);
-    },
-    unattributed: () => ignore("fragment without its first fragment"),
-  });
-  const decoder = new PacketDecoder();
-
-  csv.write(new TextEncoder().encode(csvHeaderLine([...FEATURE_COLUMNS, ...extraColumns])));
+  if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
+  const digest = sha256OfFile(capture);
+  digest.catch(() => {});
+  const csv = new OutputFile(csvPath);
+  const columns = [...FEATURE_COLUMNS, ...extraColumns];
+  let rows = 0;
   try {
-    const read = await readPackets(
+    csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
+    const row = new RowBuilder();
+    const ordered = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end));
+    const result = await runFlowPipeline<S>(
       capture,
-      (packet) => {
-        summary.packets++;
-        const decoded = decoder.decode(packet);
-        let kind = decoded.kind;
-        if (decoded.isFragment) kind = tracker.track(decoded, packet);
-        if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) addToTable(decoded, packet);
-        else if (kind !== DecodeKind.FragmentPending) ignore(ignoredReason(decoded));
+      options,
+      {
+        createState: hooks.createState,
+        onSessionStart: (session) => hooks.onStart(session.state.extra, session),
+        onPacket: (session, packet, captured) => hooks.onPacket(session.state.extra, session, packet, captured.data),
+        onSessionEnd(session, features) {
+          row.start();
+          features.finish(session.state.features, session, row);
+          hooks.onEnd(session.state.extra, session, row);
+          row.end();
+          ordered.put(session.seq, row.bytes, row.length);
+          rows++;
+        },
       },
-      { ...run, afterChunk: hooks.afterChunk },
+      run,
     );
-    summary.bytes = read.bytes;
-    tracker.flush();
-    table.flush();
-    summary.outOfOrder = table.outOfOrder;
-    await csv.finish();
-    return summary;
+    await csv.commit();
+    return {
+      tracemill: { version: TRACEMILL_VERSION },
+      input: { name: path.basename(capture), bytes: result.fileBytes, sha256: await digest, format: result.format },
+      options: {
+        idleTimeout: options.idleTimeout ?? 120,
+        activeTimeout: options.activeTimeout ?? 1800,
+        length: options.length ?? "ip",
+      },
+      complete: result.complete,
+      damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
+      packets: result.packets,
+      fragments: result.fragments,
+      sessions: result.sessions,
+      csv: { name: path.basename(csvPath), rows, columns: columns.length },
+    };
   } catch (error) {
     await csv.discard();
     throw error;
   }
-}
-
-function ignoredReason(decoded: DecodedPacket): string {
-  if (decoded.kind === DecodeKind.NonIp) return "non-IP";
-  if (decoded.kind === DecodeKind.OtherIp) return "non-TCP/UDP";
-  if (decoded.truncated) return "truncated";
-  return "malformed";
 }
