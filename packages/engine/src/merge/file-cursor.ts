@@ -1,5 +1,5 @@
-// Reads one capture file (plain or gzip-compressed) as a merge source: chunks from a file stream pushed into
-// the core reader found from the magic bytes. Errors name the file.
+// Reads one capture file (plain or gzip-compressed) as a merge source: chunks of the file pushed into the core
+// reader found from the magic bytes. Errors name the file.
 import fs from "node:fs";
 import zlib from "node:zlib";
 import {
@@ -16,10 +16,10 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 export class FileCursor implements MergeSource {
   private source: PacketSource | null = null;
-  private readonly chunks: AsyncIterator<Uint8Array>;
+  private readonly readChunk: () => Promise<Uint8Array | null>;
+  private readonly release: () => void;
   private ended = false;
   private rawBytes = 0;
-  private plain = false;
 
   constructor(
     file: string,
@@ -27,18 +27,40 @@ export class FileCursor implements MergeSource {
     readonly name: string,
   ) {
     if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${name}: no such file`, { file: name });
-    const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
     if (isGzip(file)) {
+      const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
       // The pipe reads the raw stream through 'data' events: watch the same events for the raw bytes.
       raw.on("data", (chunk) => {
         this.rawBytes += chunk.length;
       });
       const gunzip = raw.pipe(zlib.createGunzip({ chunkSize: 1024 * 1024 }));
       raw.on("error", (error) => gunzip.destroy(error));
-      this.chunks = gunzip[Symbol.asyncIterator]();
+      const chunks = gunzip[Symbol.asyncIterator]();
+      this.readChunk = async () => {
+        const result = await chunks.next();
+        return result.done ? null : plainView(result.value);
+      };
+      this.release = () => gunzip.destroy();
     } else {
-      this.plain = true;
-      this.chunks = raw[Symbol.asyncIterator]();
+      // One buffer, reused: the reader is done with a chunk once next() returned null, and fresh buffers for
+      // every read would cost page faults and garbage collection on multi-gigabyte inputs.
+      const fd = fs.openSync(file, "r");
+      const buffer = new Uint8Array(CHUNK_BYTES);
+      let closed = false;
+      this.readChunk = () =>
+        new Promise((resolve, reject) => {
+          fs.read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => {
+            if (error) reject(error);
+            else {
+              this.rawBytes += bytesRead;
+              resolve(bytesRead === 0 ? null : buffer.subarray(0, bytesRead));
+            }
+          });
+        });
+      this.release = () => {
+        if (!closed) fs.closeSync(fd);
+        closed = true;
+      };
     }
   }
 
@@ -67,23 +89,15 @@ export class FileCursor implements MergeSource {
 
   async fill(): Promise<boolean> {
     if (this.ended) return false;
-    let result: IteratorResult<Uint8Array>;
     try {
-      result = await this.chunks.next();
-    } catch (error) {
-      throw this.named(error);
-    }
-    try {
-      if (result.done) {
+      const chunk = await this.readChunk();
+      if (!chunk) {
         this.ended = true;
         // An empty file gets the reader's "empty file" message from sniffing nothing.
         if (!this.source) this.source = openPacketSource(new Uint8Array(0));
         this.source.end();
         return true;
       }
-      if (this.plain) this.rawBytes += result.value.length;
-      // A plain Uint8Array view: the readers' per-packet subarray() is much cheaper on it than on a Buffer.
-      const chunk = new Uint8Array(result.value.buffer, result.value.byteOffset, result.value.length);
       if (!this.source) this.source = openPacketSource(chunk);
       else this.source.push(chunk);
       return true;
@@ -95,7 +109,7 @@ export class FileCursor implements MergeSource {
   /** Stops reading (after an error elsewhere), releasing the file. */
   close(): void {
     this.ended = true;
-    this.chunks.return?.();
+    this.release();
   }
 
   private named(error: unknown): unknown {
@@ -109,6 +123,11 @@ export class FileCursor implements MergeSource {
     }
     return error;
   }
+}
+
+/** A plain Uint8Array over a Buffer's bytes: the readers' per-packet subarray() is much cheaper on it. */
+function plainView(chunk: Uint8Array): Uint8Array {
+  return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
 }
 
 function isGzip(file: string): boolean {

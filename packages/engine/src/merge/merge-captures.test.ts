@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import { isTracemillError } from "@tracemill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileCursor } from "./file-cursor.js";
@@ -178,6 +179,18 @@ describe("mergeCaptures", () => {
     const [merged, bg] = await Promise.all([readAll(output), readAll(wikipedia)]);
     const firstAttack = merged.find((p) => !bg.some((b) => b.data.equals(p.data)));
     expect(firstAttack?.ns).toBe(bg[0].ns + 1_500_000_000n);
+  });
+
+  it("reads gzip-compressed inputs transparently and hashes the file as stored", async () => {
+    const gz = path.join(dir, "wikipedia.pcap.gz");
+    fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(wikipedia)));
+    const plain = await merge(wikipedia, eternalblue, {});
+    const plainBytes = fs.readFileSync(plain.output);
+    fs.rmSync(path.join(dir, "out"), { recursive: true });
+    const compressed = await merge(gz, eternalblue, {});
+    expect(fs.readFileSync(compressed.output).equals(plainBytes)).toBe(true);
+    const { header } = await readProvenance(compressed.provenance);
+    expect(header.inputs[0].sha256).toBe(execFileSync("sha256sum", [gz], { encoding: "utf8" }).slice(0, 64));
   });
 
   it("stops on a damaged input with the reason and leaves no output behind", async () => {
