@@ -42,13 +42,15 @@ export class FileCursor implements MergeSource {
       };
       this.release = () => gunzip.destroy();
     } else {
-      // One buffer, reused: the reader is done with a chunk once next() returned null, and fresh buffers for
-      // every read would cost page faults and garbage collection on multi-gigabyte inputs.
+      // Two buffers, reused in turn: the next chunk is read (on libuv's thread) while the reader parses this one,
+      // which it is done with once next() returns null. Fresh buffers for every read would cost page faults and
+      // garbage collection on multi-gigabyte inputs.
       const fd = fs.openSync(file, "r");
-      const buffer = new Uint8Array(CHUNK_BYTES);
+      const buffers = [new Uint8Array(CHUNK_BYTES), new Uint8Array(CHUNK_BYTES)];
+      let turn = 0;
       let closed = false;
-      this.readChunk = () =>
-        new Promise((resolve, reject) => {
+      const read = (buffer: Uint8Array) =>
+        new Promise<Uint8Array | null>((resolve, reject) => {
           fs.read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => {
             if (error) reject(error);
             else {
@@ -57,9 +59,22 @@ export class FileCursor implements MergeSource {
             }
           });
         });
+      let ahead: Promise<Uint8Array | null> | null = null;
+      this.readChunk = async () => {
+        const chunk = await (ahead ?? read(buffers[turn]));
+        turn ^= 1;
+        ahead = chunk && !closed ? read(buffers[turn]) : null;
+        // A failed read-ahead is reported by the fill that awaits it.
+        ahead?.catch(() => {});
+        return chunk;
+      };
       this.release = () => {
-        if (!closed) fs.closeSync(fd);
+        if (closed) return;
         closed = true;
+        // A read still running keeps the descriptor until it ends.
+        const pending = ahead;
+        if (pending) pending.finally(() => fs.closeSync(fd)).catch(() => {});
+        else fs.closeSync(fd);
       };
     }
   }

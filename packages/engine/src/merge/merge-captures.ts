@@ -105,12 +105,14 @@ export async function mergeCaptures(
       if ((++written & 0xffff) === 0) progress("merging", totalBytes + capture.bytes);
     };
     progress("merging", totalBytes);
-    await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, signal);
+    const pace = () => (capture.full ? capture.drain() : undefined);
+    await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, { signal, pace });
     writer.finish();
+    await capture.drain();
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
-    capture.commit();
     provenance.finish();
+    await capture.commit();
   } catch (error) {
     capture.abort();
     provenance.abort();

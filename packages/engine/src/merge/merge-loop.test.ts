@@ -74,7 +74,9 @@ describe("mergeOrdered", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      mergeOrdered(memorySource(many, 1000), memorySource([]), { sec: 0, nsec: 0 }, () => {}, controller.signal),
+      mergeOrdered(memorySource(many, 1000), memorySource([]), { sec: 0, nsec: 0 }, () => {}, {
+        signal: controller.signal,
+      }),
     ).rejects.toThrow();
   });
 });

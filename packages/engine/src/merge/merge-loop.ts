@@ -14,16 +14,21 @@ export type MergeSink = (
 ) => void;
 
 const NS = 1_000_000_000;
-/** How many packets go by between looks at the abort signal. */
-const CHECK_EVERY = 65536;
+/** How many packets go by between looks at the abort signal and the writer's back-pressure. */
+const CHECK_EVERY = 4096;
 
 export async function mergeOrdered(
   background: MergeSource,
   attacks: MergeSource,
   shift: Timestamp,
   sink: MergeSink,
-  signal?: AbortSignal,
+  options: {
+    signal?: AbortSignal;
+    /** Called between packets now and then; the merge waits for the promise it may return (back-pressure). */
+    pace?: () => Promise<void> | undefined;
+  } = {},
 ): Promise<void> {
+  const { signal, pace } = options;
   let a = await pull(background);
   let b = await pull(attacks);
   let bSec = 0;
@@ -42,6 +47,8 @@ export async function mergeOrdered(
     if (++sinceCheck === CHECK_EVERY) {
       sinceCheck = 0;
       signal?.throwIfAborted();
+      const wait = pace?.();
+      if (wait) await wait;
     }
     if (a && (!b || compareTimestamps(a.tsSec, a.tsNsec, bSec, bNsec) <= 0)) {
       sink(a, 0, a.tsSec, a.tsNsec, background);

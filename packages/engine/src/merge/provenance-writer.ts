@@ -16,6 +16,7 @@ export class ProvenanceWriter {
   private runs = 0;
   private packets = 0;
   private closed = false;
+  private finished = false;
 
   constructor(
     private readonly file: string,
@@ -47,13 +48,15 @@ export class ProvenanceWriter {
     fs.closeSync(this.fd);
     this.closed = true;
     fs.renameSync(this.temporary, this.file);
+    this.finished = true;
   }
 
-  /** Removes the partial record (after a failure). */
+  /** Removes the record, partial or finished (after a failure elsewhere: it must not describe a missing capture). */
   abort(): void {
     if (!this.closed) fs.closeSync(this.fd);
     this.closed = true;
     fs.rmSync(this.temporary, { force: true });
+    if (this.finished) fs.rmSync(this.file, { force: true });
   }
 
   private endRun(): void {
