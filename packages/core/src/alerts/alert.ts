@@ -34,7 +34,10 @@ export interface Alert {
   flowId?: string;
   /** Start of the alert's flow, when the log says it (EVE with flow metadata). */
   flowStart?: { tsSec: number; tsNsec: number };
-  /** 1-based number of the packet that raised the alert in the capture Suricata read (EVE "pcap_cnt"). */
+  /**
+   * 1-based number of the packet that raised the alert in the capture Suricata read (EVE "pcap_cnt"; for a packet
+   * Suricata reassembled from fragments or took out of a tunnel, the wire packet's "tunnel.pcap_cnt").
+   */
   packetNumber?: number;
   /** unified2 event id (links the event to its packet and extra-data records). */
   eventId?: number;

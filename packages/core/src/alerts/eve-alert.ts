@@ -79,7 +79,9 @@ export function parseEveAlertLine(
   };
   if (flowId) result.flowId = flowId;
   if (flowStart) result.flowStart = flowStart;
-  if (event.pcap_cnt) result.packetNumber = event.pcap_cnt;
+  // A reassembled or decapsulated packet has no number of its own; the wire packet that completed it has.
+  const packetNumber = event.pcap_cnt || event.tunnel?.pcap_cnt;
+  if (packetNumber) result.packetNumber = packetNumber;
   if (packet && packet.length > 0) result.packet = { linkType: event.packet_info?.linktype ?? 1, data: packet };
   return result;
 }
@@ -122,6 +124,7 @@ interface EveAlertEvent {
   icmp_code?: number;
   proto?: string | number;
   pcap_cnt?: number;
+  tunnel?: { pcap_cnt?: number };
   alert?: {
     action?: string;
     gid?: number;

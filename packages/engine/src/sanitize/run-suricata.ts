@@ -37,6 +37,8 @@ export function runSuricataProcess(args: string[], options: SuricataProcessOptio
       stdio: ["ignore", "pipe", "pipe"],
       // UTC timestamps in EVE, whatever the machine's zone (the parser reads any offset anyway).
       env: { ...process.env, TZ: "UTC" },
+      // Its own process group, so stopping it also stops anything it started.
+      detached: true,
     });
     let stdout = "";
     let stderr = "";
@@ -49,7 +51,13 @@ export function runSuricataProcess(args: string[], options: SuricataProcessOptio
     });
     const stop = (why: "timeout" | "abort") => {
       stopped = why;
-      child.kill("SIGKILL");
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      child.stdout.destroy();
+      child.stderr.destroy();
     };
     const timer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = () => stop("abort");

@@ -8,6 +8,7 @@ import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
 import { readEveAlerts, readEveFlows, toUs } from "./eve-files.js";
+import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
 import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
@@ -62,11 +63,13 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     written.push(file);
     return file;
   };
+  const u2 = new Unified2File(outFile("alerts.u2"));
+  const eve = await fs.open(outFile("eve.json"), "w");
   try {
+    // Suricata reads neither gzip nor an empty capture sensibly: unpack first, refuse empty input up front.
+    const input = await plainCapture(capture, path.join(work, "input"), run.signal);
     const sessions = new AttackSessions();
     const counter = new AlertCounter();
-    const u2 = new Unified2File(outFile("alerts.u2"));
-    const eve = await fs.open(outFile("eve.json"), "w");
     const passes: PassReport[] = [];
     let suricata: SuricataRun | undefined;
     let unsessioned = 0;
@@ -106,22 +109,25 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       return report.counted;
     };
 
-    await collect(capture);
+    await collect(input);
     const split = (): Promise<SplitResult> =>
-      splitCapture(capture, sessions, run.outDir, {
+      splitCapture(input, sessions, run.outDir, {
         onProgress: (fraction) => progress(40 + Math.round(fraction * 20), "splitting the capture"),
         signal: run.signal,
       });
     let result = await split();
     written.push(...result.outputs.map((o) => path.join(run.outDir, o.name)));
-    let verified = sessions.empty;
+    // Nothing alerted, or nothing left clean: the clean capture cannot alert (and Suricata rejects an empty one).
+    let verified = sessions.empty || result.clean.packets === 0;
     for (let extra = 0; extra < verifyPasses && !verified; extra++) {
       const counted = await collect(path.join(run.outDir, result.clean.name), result.cleanIndex);
       if (counted === 0) verified = true;
-      else result = await split();
+      else {
+        result = await split();
+        if (result.clean.packets === 0) verified = true;
+      }
     }
     await u2.close();
-    await eve.close();
 
     const summary = {
       capture: path.basename(capture),
@@ -159,9 +165,11 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       summary,
     };
   } catch (error) {
+    await u2.close().catch(() => {});
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
     throw error;
   } finally {
+    await eve.close();
     await fs.rm(work, { recursive: true, force: true });
   }
 }

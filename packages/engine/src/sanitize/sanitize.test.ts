@@ -1,0 +1,128 @@
+// sanitize with the real Suricata: every suricata-verify case (alerts as Suricata 7.0.10 raised them, exact split,
+// a clean capture that raises no alert) and the bundled ruleset on attack captures.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readUnified2 } from "@tracemill/core";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
+import { sanitize } from "./sanitize.js";
+import { countAlerts, readPackets, splitDifference, testdata } from "./sanitize-testing.js";
+
+const dirs: string[] = [];
+function outDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sanitize-test-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const verifyDir = path.join(testdata, "suricata-verify");
+const cases = fs.readdirSync(verifyDir).sort();
+
+describe("sanitize on the suricata-verify cases", () => {
+  it("has the cases", () => {
+    expect(cases.length).toBe(16);
+  });
+
+  for (const name of cases) {
+    it(name, async () => {
+      const dir = path.join(verifyDir, name);
+      const files = fs.readdirSync(dir);
+      const capture = path.join(dir, files.find((f) => f.endsWith(".pcap")) as string);
+      const ruleFiles = files.filter((f) => f.endsWith(".rules")).map((f) => path.join(dir, f));
+      const observed = JSON.parse(fs.readFileSync(path.join(dir, "observed-suricata-7.0.10.json"), "utf8"));
+      const out = outDir();
+      const result = await sanitize(capture, { ruleFiles, verifyPasses: 0 }, { outDir: out });
+      const summary = result.summary as SanitizeSummary;
+
+      const bySid = Object.fromEntries(summary.alerts.bySignature.map((s) => [String(s.sid), s.alerts]));
+      expect(bySid).toEqual(observed.alerts_by_sid);
+      expect(summary.alerts.total).toBe(observed.alert_count_total);
+
+      const [input, clean, attacks] = await Promise.all(
+        [capture, path.join(out, "clean.pcap"), path.join(out, "attacks.pcap")].map(readPackets),
+      );
+      expect(splitDifference(input, clean, attacks)).toBe("");
+      expect(summary.packets).toEqual({ input: input.length, clean: clean.length, attacks: attacks.length });
+      if (summary.alerts.total > 0) expect(attacks.length).toBeGreaterThan(0);
+
+      const u2 = readUnified2(new Uint8Array(fs.readFileSync(path.join(out, "alerts.u2"))));
+      expect(u2.filter((r) => r.kind === "event").length).toBe(summary.alerts.total - summary.alerts.notInUnified2);
+
+      if (clean.length > 0) {
+        expect(await countAlerts(path.join(out, "clean.pcap"), ruleFiles, suricataClassificationFile)).toBe(0);
+      }
+    });
+  }
+});
+
+describe("sanitize with the bundled ruleset", () => {
+  it("moves a SYN scan and a brute force to attacks and leaves a clean capture that raises no alert", async () => {
+    const attacksDir = path.join(testdata, "captures/attacks");
+    const out = outDir();
+    const capture = path.join(attacksDir, "hydra-bruteforce.pcapng");
+    const result = await sanitize(capture, {}, { outDir: out });
+    const summary = result.summary as SanitizeSummary;
+    expect(result.outputs.map((o) => o.name)).toEqual([
+      "clean.pcapng",
+      "attacks.pcapng",
+      "alerts.u2",
+      "eve.json",
+      "summary.json",
+    ]);
+    expect(summary.alerts.bySignature.map((s) => s.sid)).toContain(1100007);
+    expect(summary.verified).toBe(true);
+    const [input, clean, attacks] = await Promise.all(
+      [capture, path.join(out, "clean.pcapng"), path.join(out, "attacks.pcapng")].map(readPackets),
+    );
+    expect(splitDifference(input, clean, attacks)).toBe("");
+    const ruleset = await loadRuleset(defaultRulesetDir());
+    expect(await countAlerts(path.join(out, "clean.pcapng"), ruleset.ruleFiles, ruleset.classificationFile)).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8"))).toEqual(summary);
+  });
+
+  it("keeps a nanosecond pcap's precision and link type, even in an empty output", async () => {
+    const out = outDir();
+    const rules = path.join(out, "syn.rules");
+    fs.writeFileSync(rules, 'alert tcp any any -> any any (msg:"SYN"; flags:S,12; sid:9; rev:1;)\n');
+    const capture = path.join(testdata, "captures/formats/pcap-le-ns_sll_tcp-handshake-nano.pcap");
+    const result = await sanitize(capture, { ruleFiles: [rules] }, { outDir: out });
+    expect(result.summary.packets).toEqual({ input: 3, clean: 0, attacks: 3 });
+    for (const name of ["clean.pcap", "attacks.pcap"]) {
+      const header = fs.readFileSync(path.join(out, name)).subarray(0, 24);
+      expect(header.readUInt32LE(0), name).toBe(0xa1b23c4d);
+      expect(header.readUInt32LE(20), name).toBe(113);
+    }
+    const [input, attacks] = await Promise.all([capture, path.join(out, "attacks.pcap")].map(readPackets));
+    expect(splitDifference(input, [], attacks)).toBe("");
+    expect(attacks.some((p) => p.tsNsec % 1000 !== 0)).toBe(true);
+  });
+
+  it("counts only alerts at or above the severity threshold", async () => {
+    const out = outDir();
+    const capture = path.join(testdata, "captures/attacks/syn-scan.pcapng");
+    // Priority 1 only: the scan alerts (attempted-recon, attempted-dos: priority 2) no longer make sessions attacks.
+    const result = await sanitize(capture, { minSeverity: 1, verifyPasses: 0 }, { outDir: out });
+    const summary = result.summary as SanitizeSummary;
+    const priorityOne = summary.alerts.bySignature.filter((s) => s.priority <= 1);
+    expect(summary.alerts.atOrAboveThreshold).toBe(priorityOne.reduce((n, s) => n + s.alerts, 0));
+    expect(summary.alerts.total).toBeGreaterThan(summary.alerts.atOrAboveThreshold);
+    expect(summary.packets.attacks).toBeLessThan(100);
+    expect(summary.minSeverity).toBe(1);
+  });
+});
+
+interface SanitizeSummary {
+  alerts: {
+    total: number;
+    atOrAboveThreshold: number;
+    notInUnified2: number;
+    bySignature: { sid: number; alerts: number; priority: number }[];
+  };
+  packets: { input: number; clean: number; attacks: number };
+  verified: boolean;
+  minSeverity: number | null;
+}
