@@ -1,0 +1,30 @@
+// Golden files: the CSV of each real capture in test/fixtures/features/captures must stay byte-identical.
+// After an intended change, regenerate with test/fixtures/features/regenerate.mjs and review the diff.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { extractFeatures } from "./extract-features.js";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/features");
+const captures = fs.readdirSync(path.join(fixtures, "captures")).sort();
+
+describe("golden feature CSVs", () => {
+  it("cover a few real captures", () => {
+    expect(captures.length).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const name of captures) {
+    it(`are unchanged for ${name}`, async () => {
+      const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-golden-"));
+      const { summary } = await extractFeatures(path.join(fixtures, "captures", name), { outDir });
+      const actual = fs.readFileSync(path.join(outDir, "features.csv"), "utf8");
+      const expected = fs.readFileSync(path.join(fixtures, "golden", `${name}.csv`), "utf8");
+      expect(actual).toBe(expected);
+      expect(summary.complete).toBe(true);
+      const { read, decoded, ignored } = summary.packets;
+      expect(decoded + Object.values(ignored).reduce((a, b) => a + b, 0)).toBe(read);
+    });
+  }
+});
