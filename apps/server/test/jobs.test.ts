@@ -137,6 +137,18 @@ describe("creating a job", () => {
     expect(csv.status).toBe(400);
   });
 
+  it("waits for a job to succeed before its outputs can be inputs", async () => {
+    const slow = await owner.call("POST", "/api/jobs", extractJob({ params: { activeTimeout: 200 } }));
+    const early = await owner.call(
+      "POST",
+      "/api/jobs",
+      extractJob({ inputs: { capture: { jobId: slow.body.id, output: "copy.pcap" } } }),
+    );
+    expect(early.status).toBe(400);
+    expect(early.body.messages).toEqual([jobMessages.notFinished]);
+    await owner.call("POST", `/api/jobs/${slow.body.id}/cancel`);
+  });
+
   it("asks anonymous visitors to sign in", async () => {
     expect((await anonymous.call("POST", "/api/jobs", extractJob())).status).toBe(401);
     expect((await anonymous.call("GET", "/api/jobs")).status).toBe(401);
