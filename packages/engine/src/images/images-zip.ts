@@ -45,7 +45,7 @@ export class ImagesZip {
   /** Adds a file from disk (compressed); it is read when its turn comes. */
   addFile(realPath: string, name: string): void {
     this.check();
-    this.zip.addFile(realPath, name, { mtime: ENTRY_TIME, compress: true });
+    this.zip.addFile(realPath, name, { mtime: ENTRY_TIME, compressionLevel: 1 });
   }
 
   /** Writes the central directory, waits for the disk and renames the temporary file to the final name. */
