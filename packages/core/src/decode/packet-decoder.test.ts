@@ -5,6 +5,7 @@ import { PacketRecord } from "../capture/packet-record.js";
 import {
   capturedPacket,
   ciscoHdlc,
+  concat,
   ethernet,
   ipv4,
   ipv6,
@@ -113,6 +114,8 @@ describe("link layers", () => {
     ["VLAN + MPLS", ethernet(ip4, { vlans: [{ id: 5 }], mpls: [16] }), LinkType.ETHERNET, 22],
     ["MPLS Ethernet pseudowire", ethernet(ip4, { mpls: [16, 17], pseudowire: true }), LinkType.ETHERNET, 40],
     ["PPPoE", ethernet(ip4, { pppoeSession: 0x1234 }), LinkType.ETHERNET, 22],
+    ["802.3 LLC/SNAP", ethernet(ip4, { llcSnap: true }), LinkType.ETHERNET, 22],
+    ["802.1Q + 802.3 LLC/SNAP", ethernet(ip4, { vlans: [{ id: 3 }], llcSnap: true }), LinkType.ETHERNET, 26],
     ["raw 101", ip4.bytes, LinkType.RAW, 0],
     ["raw 12", ip4.bytes, LinkType.RAW_12, 0],
     ["raw 14", ip4.bytes, LinkType.RAW_14, 0],
@@ -163,6 +166,10 @@ describe("link layers", () => {
     // After the bottom MPLS label, a first nibble other than 4, 6 or 0 is neither IP nor a control word.
     const mplsOther = ethernet({ type: 0x0800, bytes: Uint8Array.of(0x50, 0, 0, 0) }, { mpls: [16] });
     expect(decode(mplsOther, LinkType.ETHERNET).kind).toBe(DecodeKind.NonIp);
+    const stp = concat(Uint8Array.of(0x42, 0x42, 0x03), new Uint8Array(35));
+    expect(decode(ethernet({ type: stp.length, bytes: stp }), LinkType.ETHERNET).kind).toBe(DecodeKind.NonIp);
+    const snapOtherOui = concat(Uint8Array.of(0xaa, 0xaa, 0x03, 0, 0, 0x0c, 0x20, 0x00), new Uint8Array(30));
+    expect(decode(ethernet({ type: 38, bytes: snapOtherOui }), LinkType.ETHERNET).kind).toBe(DecodeKind.NonIp);
     const p = decode(ethernet({ type: 0x88cc, bytes: new Uint8Array(40) }), LinkType.ETHERNET);
     expect(summary(p)).toMatchObject({ ipVersion: 0, protocol: -1, ipOffset: -1, truncated: false, malformed: false });
   });

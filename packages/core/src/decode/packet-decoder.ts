@@ -125,8 +125,8 @@ function rawIp(d: Uint8Array, o: number, end: number, wireEnd: number, out: Deco
 }
 
 /**
- * The network layer after an EtherType, at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100) and MPLS label stacks are
- * peeled off in a loop; PPPoE session frames lead to PPP. Anything else is NonIp.
+ * The network layer after an EtherType, at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100), MPLS label stacks and
+ * 802.3 LLC/SNAP headers are peeled off in a loop; PPPoE session frames lead to PPP. Anything else is NonIp.
  */
 function network(
   d: Uint8Array,
@@ -164,6 +164,14 @@ function network(
         type = (d[o + 16] << 8) | d[o + 17];
         o += 18;
       } else return out;
+    } else if (type <= 1500) {
+      // IEEE 802.3: a length, not a type. Only an LLC/SNAP header (AA AA 03, OUI 0) carries an EtherType on.
+      if (o + 3 > end) return cut(out);
+      if (d[o] !== 0xaa || d[o + 1] !== 0xaa || d[o + 2] !== 0x03) return out;
+      if (o + 8 > end) return cut(out);
+      if (d[o + 3] !== 0 || d[o + 4] !== 0 || d[o + 5] !== 0) return out;
+      type = (d[o + 6] << 8) | d[o + 7];
+      o += 8;
     } else if (type === EtherType.PPPOE_SESSION) {
       if (o + 8 > end) return cut(out);
       return pppProtocol(d, o + 8, end, (d[o + 6] << 8) | d[o + 7], wireEnd, out);

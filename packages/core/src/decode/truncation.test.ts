@@ -34,6 +34,7 @@ const frames: [string, Uint8Array, number][] = [
   ["Ethernet QinQ IPv4 TCP", ethernet(ipv4(v4, segment), { vlans: [{ tpid: 0x88a8, id: 1 }, { id: 2 }] }), 1],
   ["Ethernet MPLS pseudowire IPv6 UDP", ethernet(ipv6(v6, datagram), { mpls: [20, 21], pseudowire: true }), 1],
   ["PPPoE IPv6 TCP", ethernet(ipv6(v6, segment), { pppoeSession: 3 }), 1],
+  ["802.3 LLC/SNAP IPv4 UDP", ethernet(ipv4(v4, datagram), { llcSnap: true }), 1],
   ["raw IPv6 UDP", ipv6(v6, datagram).bytes, LinkType.RAW],
   ["IPv4 first fragment", fragments(v4, segment, 32)[0].bytes, LinkType.IPV4],
   ["IPv6 later fragment", fragments(v6, segment, 16)[1].bytes, LinkType.IPV6],

@@ -23,6 +23,8 @@ export interface EthernetOptions {
   pppoeSession?: number;
   /** MPLS multicast EtherType (0x8848) instead of unicast. */
   mplsMulticast?: boolean;
+  /** IEEE 802.3 framing: a length field, then an LLC/SNAP header carrying the EtherType. */
+  llcSnap?: boolean;
 }
 
 function u16(v: number): Uint8Array {
@@ -63,6 +65,10 @@ export function ethernet(inner: Layer, o: EthernetOptions = {}): Uint8Array {
     });
     body = concat(...labels, body);
     type = o.mplsMulticast ? 0x8848 : 0x8847;
+  }
+  if (o.llcSnap) {
+    body = concat(Uint8Array.of(0xaa, 0xaa, 0x03, 0, 0, 0), u16(type), body);
+    type = body.length;
   }
   const tags = (o.vlans ?? []).map((tag, i, all) => {
     const next = i + 1 < all.length ? (all[i + 1].tpid ?? 0x8100) : type;
