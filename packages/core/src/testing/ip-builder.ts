@@ -244,6 +244,7 @@ export function fragments(ip: Ipv4Options | Ipv6Options, inner: Layer, fragmentS
   const dst = isV6 ? parseIpv6(ip.dst) : parseIpv4(ip.dst);
   const whole = withChecksum(inner, src, dst);
   const size = fragmentSize & ~7;
+  if (size < 8) throw new Error(`fragments: a fragment carries at least 8 bytes, not ${fragmentSize}`);
   const out: Layer[] = [];
   for (let offset = 0; offset < whole.length; offset += size) {
     const piece = { type: inner.type, bytes: whole.subarray(offset, offset + size) };
