@@ -73,7 +73,7 @@ export async function extractImages(
         onStart: (image) => image.reset(),
         onPacket(image, session, packet, data) {
           if (!image.full) image.append(data, packet.decoded, keepAddresses);
-          labeller?.onPacket(session, packet);
+          labeller?.onPacket?.(session, packet);
         },
         onEnd(image, session, row) {
           labelText.start();

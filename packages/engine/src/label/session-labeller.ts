@@ -25,8 +25,8 @@ export interface SessionLabeller {
   readonly method: LabelMethod;
   /** Column names added after the feature columns. */
   readonly columns: readonly string[];
-  /** Every packet of a session, in capture order. */
-  onPacket(session: Session, packet: FlowPacket): void;
+  /** Every packet of a session, in capture order; only methods that label by packet have it. */
+  onPacket?(session: Session, packet: FlowPacket): void;
   /** The label of a session that just ended (valid until the next call). */
   label(session: Session): SessionLabel;
   /** Writes a label's columns into a started row, after the features. */
@@ -54,7 +54,6 @@ abstract class BinaryLabeller implements SessionLabeller {
   abstract readonly method: LabelMethod;
   readonly columns = BINARY_COLUMNS;
   protected readonly current: SessionLabel = { label: 0, classId: 0, className: BENIGN };
-  abstract onPacket(session: Session, packet: FlowPacket): void;
   abstract label(session: Session): SessionLabel;
   abstract summary(): Record<string, unknown>;
   write(label: SessionLabel, row: RowBuilder): void {
@@ -111,8 +110,6 @@ export class TupleLabeller extends BinaryLabeller {
     super();
   }
 
-  onPacket(): void {}
-
   label(session: Session): SessionLabel {
     const e = this.endpoints;
     const length = e.load(session);
@@ -154,8 +151,6 @@ export class AlertLabeller implements SessionLabeller {
     private readonly matcher: AlertMatcher,
     private readonly facts: AlertLabellerFacts,
   ) {}
-
-  onPacket(): void {}
 
   label(session: Session): SessionLabel {
     const e = this.endpoints;

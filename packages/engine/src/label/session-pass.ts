@@ -23,7 +23,7 @@ export interface SessionHooks<S> {
   /** A session starts (reset the state here). */
   onStart(state: S, session: Session): void;
   /** Every packet of the session, the first included; `data` is the captured frame (valid during the call). */
-  onPacket(state: S, session: Session, packet: FlowPacket, data: Uint8Array): void;
+  onPacket?(state: S, session: Session, packet: FlowPacket, data: Uint8Array): void;
   /** The session ended: add columns after the features (the row is started and will be ended by the pass). */
   onEnd(state: S, session: Session, row: RowBuilder): void;
 }
@@ -48,6 +48,7 @@ export async function runSessionPass<S>(
   digest.catch(() => {});
   const csv = new OutputFile(csvPath);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
+  const onPacket = hooks.onPacket;
   let rows = 0;
   try {
     csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
@@ -59,7 +60,9 @@ export async function runSessionPass<S>(
       {
         createState: hooks.createState,
         onSessionStart: (session) => hooks.onStart(session.state.extra, session),
-        onPacket: (session, packet, captured) => hooks.onPacket(session.state.extra, session, packet, captured.data),
+        // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
+        onPacket:
+          onPacket && ((session, packet, captured) => onPacket(session.state.extra, session, packet, captured.data)),
         onSessionEnd(session, features) {
           row.start();
           features.finish(session.state.features, session, row);
