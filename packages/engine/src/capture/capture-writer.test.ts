@@ -103,7 +103,7 @@ describe("openCaptureWriter", () => {
     ]);
     expect(names.trim()).toBe("eth0\tlab uplink");
     const back: string[] = [];
-    const result = await readCapture(file, (p, source) => back.push(source.packetComments().join("|")));
+    const result = await readCapture(file, (_packet, source) => back.push(source.packetComments().join("|")));
     expect([result.packets, result.complete, back[3]]).toEqual([64, true, "suspicious request"]);
   });
 

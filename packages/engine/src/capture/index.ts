@@ -9,6 +9,7 @@
 //   if (!out.write(packet)) await out.drain();  …  await out.close(); // or out.abort()
 export { CaptureCursor, type CaptureCursorOptions, openCaptureCursor } from "./capture-cursor.js";
 export { CaptureInput, DEFAULT_CHUNK_BYTES } from "./capture-input.js";
+export { type CaptureSummary, isoTime, summarizeCapture } from "./capture-summary.js";
 export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
 export {
   type CaptureTime,
