@@ -3,10 +3,10 @@ import { TRACEMILL_VERSION } from "@tracemill/engine";
 import { Command } from "commander";
 import { extractCommand } from "./commands/extract.js";
 import { imagesCommand } from "./commands/images.js";
-import { infoCommand } from "./commands/info.js";
 import { iptCommand } from "./commands/ipt.js";
 import { labelCommand } from "./commands/label.js";
 import { mergeCommand } from "./commands/merge.js";
+import { sanitizeCommand } from "./commands/sanitize.js";
 import { serveCommand } from "./commands/serve.js";
 
 export function buildProgram(): Command {
@@ -19,10 +19,10 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(extractCommand());
   program.addCommand(imagesCommand());
-  program.addCommand(infoCommand());
   program.addCommand(iptCommand());
   program.addCommand(labelCommand());
   program.addCommand(mergeCommand());
+  program.addCommand(sanitizeCommand());
   program.addCommand(serveCommand());
   for (const command of program.commands) command.exitOverride();
   return program;

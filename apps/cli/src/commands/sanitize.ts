@@ -1,0 +1,84 @@
+// tracemill sanitize: Suricata over a capture, split into clean and attack captures (docs/formats.md, "Sanitization and alerts").
+import fs from "node:fs";
+import path from "node:path";
+import { TracemillError } from "@tracemill/core";
+import { resolveRuleset, sanitize } from "@tracemill/engine";
+import { Command } from "commander";
+
+interface SanitizeCommandOptions {
+  rules: string[];
+  ruleset?: string;
+  classification?: string;
+  minSeverity?: string;
+  out: string;
+  verifyPasses: string;
+  suricata?: string;
+  timeout?: string;
+  runmode: string;
+}
+
+export function sanitizeCommand(): Command {
+  return new Command("sanitize")
+    .description("run Suricata on a capture and split it into clean and attack captures, with alerts.u2 and eve.json")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF; optionally gzip-compressed)")
+    .option("--rules <file>", "a Suricata rules file (repeat for several; default: the bundled ruleset)", collect, [])
+    .option("--ruleset <dir-or-name>", "a ruleset directory, or the name of one under rules/ (default: default)")
+    .option("--classification <file>", "classification.config (default: the ruleset's, else Suricata's own)")
+    .option(
+      "--min-severity <n>",
+      "only alerts of priority ≤ n make a session an attack (1 is the most severe; default: all)",
+    )
+    .option("-o, --out <dir>", "output directory (created when missing)", "sanitized")
+    .option("--verify-passes <n>", "Suricata runs over the clean capture that move still-alerting sessions", "2")
+    .option("--suricata <path>", "the suricata program (env TRACEMILL_SURICATA; default: suricata on the PATH)")
+    .option("--timeout <seconds>", "stop a Suricata run after this long (default 7200)")
+    .option("--runmode <mode>", "Suricata run mode: single or autofp", "single")
+    .action(async (capture: string, options: SanitizeCommandOptions) => {
+      if (options.runmode !== "single" && options.runmode !== "autofp") {
+        throw new TracemillError("BAD_OPTION", `--runmode is single or autofp, not ${options.runmode}`);
+      }
+      fs.mkdirSync(options.out, { recursive: true });
+      const ruleset = options.ruleset ? await rulesetDir(options.ruleset) : undefined;
+      const result = await sanitize(
+        capture,
+        {
+          ruleset,
+          ruleFiles: options.rules,
+          classificationFile: options.classification,
+          minSeverity: number(options.minSeverity, "--min-severity"),
+          verifyPasses: number(options.verifyPasses, "--verify-passes"),
+          suricataPath: options.suricata,
+          timeoutMs: options.timeout === undefined ? undefined : (number(options.timeout, "--timeout") ?? 0) * 1000,
+          runmode: options.runmode,
+        },
+        { outDir: options.out },
+      );
+      const s = result.summary as {
+        alerts: { total: number };
+        packets: { clean: number; attacks: number };
+        sessions: { clean: number; attacks: number };
+        verified: boolean;
+      };
+      process.stderr.write(
+        `${s.alerts.total} alerts; clean: ${s.packets.clean} packets, ${s.sessions.clean} sessions; attacks: ${s.packets.attacks} packets, ${s.sessions.attacks} sessions${s.verified ? "" : " (clean capture not verified: see summary.json)"}\n` +
+          `${result.outputs.map((o) => path.join(options.out, o.name)).join(", ")}\n`,
+      );
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function number(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new TracemillError("BAD_OPTION", `${option} needs a number, not "${text}"`);
+  return value;
+}
+
+/** A path that exists is a directory; anything else is a name under the repository's rules/. */
+async function rulesetDir(value: string): Promise<string> {
+  if (fs.existsSync(value)) return value;
+  return (await resolveRuleset(value)).dir;
+}

@@ -1,0 +1,51 @@
+// sanitize with the ET Open rules (loaded twice: the run and one verification pass) on three attack captures merged
+// into one: the alerts are those Suricata 7.0.10 raised on each capture, and the clean capture raises none.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sanitize } from "./sanitize.js";
+import { readPackets, splitDifference, testdata } from "./sanitize-testing.js";
+
+const etDir = path.join(testdata, "rules/et-open-2024-04-21");
+const ruleFiles = fs
+  .readdirSync(etDir)
+  .filter((f) => f.endsWith(".rules") && !/deleted|retired/.test(f))
+  .map((f) => path.join(etDir, f));
+const capture = path.resolve(import.meta.dirname, "../../../../test/fixtures/sanitize/et-mix.pcap");
+const parts = ["eternalblue-scan.pcap", "log4shell-exploit.pcap", "dvwa-web-attacks.pcapng"];
+const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sanitize-et-"));
+afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+describe("sanitize with ET Open", () => {
+  it("raises the alerts Suricata 7.0.10 raised on each capture and leaves a clean capture without alerts", async () => {
+    const result = await sanitize(capture, { ruleFiles, verifyPasses: 1 }, { outDir: out });
+    const summary = result.summary as {
+      passes: { capture: string; alerts: number }[];
+      verified: boolean;
+      alerts: { bySignature: { sid: number; alerts: number }[] };
+    };
+    const expected: Record<string, number> = {};
+    for (const part of parts) {
+      const observed = JSON.parse(
+        fs.readFileSync(path.join(testdata, "groundtruth/suricata-et-observed", `${part}.alerts.json`), "utf8"),
+      ) as { alerts_by_sid: Record<string, { count: number }> };
+      for (const [sid, { count }] of Object.entries(observed.alerts_by_sid))
+        expected[sid] = (expected[sid] ?? 0) + count;
+    }
+    const got = Object.fromEntries(summary.alerts.bySignature.map((s) => [String(s.sid), s.alerts]));
+    expect(got).toEqual(expected);
+    // The second Suricata run read the final clean capture with the same rules.
+    expect(summary.passes.map((p) => [p.capture, p.alerts])).toEqual([
+      ["input", 22],
+      ["clean", 0],
+    ]);
+    expect(summary.verified).toBe(true);
+    const [input, clean, attacks] = await Promise.all(
+      [capture, path.join(out, "clean.pcap"), path.join(out, "attacks.pcap")].map(readPackets),
+    );
+    expect(splitDifference(input, clean, attacks)).toBe("");
+    expect(clean.length).toBeGreaterThan(0);
+    expect(attacks.length).toBeGreaterThan(0);
+  }, 600_000);
+});
