@@ -3,6 +3,7 @@ import { TRACEMILL_VERSION } from "@tracemill/engine";
 import { Command } from "commander";
 import { extractCommand } from "./commands/extract.js";
 import { imagesCommand } from "./commands/images.js";
+import { infoCommand } from "./commands/info.js";
 import { iptCommand } from "./commands/ipt.js";
 import { labelCommand } from "./commands/label.js";
 import { mergeCommand } from "./commands/merge.js";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(extractCommand());
   program.addCommand(imagesCommand());
+  program.addCommand(infoCommand());
   program.addCommand(iptCommand());
   program.addCommand(labelCommand());
   program.addCommand(mergeCommand());
