@@ -52,12 +52,21 @@ export async function mergeCaptures(
 
   progress("scanning inputs", 0);
   const maxLateBytes = options.maxReorderBytes ?? DEFAULT_MAX_REORDER_BYTES;
-  const bg = await scanCapture(background, path.basename(background), maxLateBytes, signal, (bytes) =>
-    progress("scanning inputs", bytes),
-  );
-  const atk = await scanCapture(attacks, path.basename(attacks), maxLateBytes, signal, (bytes) =>
-    progress("scanning inputs", bg.bytes + bytes),
-  );
+  let scanned = [0, 0];
+  const scanProgress = (which: 0 | 1) => (bytes: number) => {
+    scanned = which === 0 ? [bytes, scanned[1]] : [scanned[0], bytes];
+    progress("scanning inputs", scanned[0] + scanned[1]);
+  };
+  // Both first passes at once: their reads overlap. When one fails, the other stops too.
+  const scanStop = new AbortController();
+  const scanSignal = signal ? AbortSignal.any([signal, scanStop.signal]) : scanStop.signal;
+  const [bg, atk] = await Promise.all([
+    scanCapture(background, path.basename(background), maxLateBytes, scanSignal, scanProgress(0)),
+    scanCapture(attacks, path.basename(attacks), maxLateBytes, scanSignal, scanProgress(1)),
+  ]).catch((error: unknown) => {
+    scanStop.abort();
+    throw error;
+  });
   const plan = planOutput(bg, atk);
   const placement = placeAttacks(bg, atk, options, plan.attackStepNs);
   checkRepresentable(atk, placement.shiftNs, plan.format);
