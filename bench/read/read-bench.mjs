@@ -1,6 +1,6 @@
 // Read (+ decode to the transport layer) throughput of engine readCapture on a large capture, beside
 // `tcpdump -r FILE -w /dev/null` on the same file in the same run. Run by hand after `npx tsc -b`:
-//   node bench/read/read-bench.mjs [capture]
+//   node bench/read/read-bench.mjs [capture] [--rounds N]   (default 2 rounds: the last one is reported)
 // Default capture: /tmp/bench/bench-small.pcap (build it with ../shared/bench/make-bench-capture.sh /tmp/bench;
 // bench-large.pcap is the 10M-packet one). Prints packets/s per CPU second and wall second, and peak RSS.
 import { spawnSync } from "node:child_process";
@@ -8,13 +8,18 @@ import { existsSync, statSync } from "node:fs";
 import { PacketDecoder } from "@tracemill/core";
 import { readCapture } from "@tracemill/engine";
 
-const file = process.argv[2] ?? "/tmp/bench/bench-small.pcap";
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf("--rounds");
+const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 2;
+const file = args[0] ?? "/tmp/bench/bench-small.pcap";
 if (!existsSync(file)) {
   console.error(`${file} not found: build it with ../shared/bench/make-bench-capture.sh /tmp/bench`);
   process.exit(1);
 }
 
-function measure(label, run) {
+/** Runs `run` `rounds` times (the first warms the JIT up) and reports the last round. */
+async function measure(label, run) {
+  for (let i = 1; i < rounds; i++) await run();
   const cpu = process.cpuUsage();
   const start = performance.now();
   return run().then((packets) => {
@@ -41,6 +46,7 @@ const read = await measure("tracemill read", async () => {
 const decoder = new PacketDecoder();
 let transport = 0;
 const decoded = await measure("tracemill read + decode", async () => {
+  transport = 0;
   const result = await readCapture(file, (packet) => {
     const d = decoder.decode(packet);
     if (d.transportOffset >= 0) transport++;
