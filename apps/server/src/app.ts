@@ -27,7 +27,8 @@ declare module "fastify" {
 export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const ctx = await openContext(config);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  // Open event streams must not hold a shutdown: close drops every connection.
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
 
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });

@@ -128,4 +128,21 @@ describe("restart", () => {
       await second.stop();
     }
   });
+
+  it("stops promptly on SIGTERM even with a job running and its event stream open", async () => {
+    const server = await startServer({ workers: 1 });
+    const user = new Client(server.url);
+    await user.signUp("Stop");
+    const upload = (await user.upload("raw101_ipv4.pcap", fixture("raw101_ipv4.pcap"))).body.id;
+    const created = await user.call("POST", "/api/jobs", {
+      ...job({ activeTimeout: 1000 }),
+      inputs: { capture: { fileId: upload } },
+    });
+    await waitForStatus(user, created.body.id, ["running"]);
+    const events = await user.raw("GET", `/api/jobs/${created.body.id}/events`);
+    expect(events.status).toBe(200);
+    const started = Date.now();
+    await server.stop();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
 });

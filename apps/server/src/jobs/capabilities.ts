@@ -1,16 +1,9 @@
 // The one place that maps each capability to the engine function that runs it (used by the worker process).
 import { type Capability, type InputRole, paramsByCapability } from "@tracemill/contracts";
-import {
-  type CapabilityResult,
-  extractFeatures,
-  extractImages,
-  extractIpt,
-  labelCapture,
-  mergeCaptures,
-  type RunOptions,
-  resolveRuleset,
-  sanitize,
-} from "@tracemill/engine";
+import type { CapabilityResult, RunOptions } from "@tracemill/engine";
+
+/** The engine is loaded by the worker only when a capability of it runs (a worker runs one job, then exits). */
+const engine = () => import("@tracemill/engine");
 
 /** Input files by role (paths on disk) and validated parameters, as the worker hands them to a capability. */
 export interface CapabilityRun {
@@ -29,12 +22,15 @@ function input(run: CapabilityRun, role: InputRole): string {
 
 /** Every capability's engine function, adapted to the job's inputs and validated parameters. */
 const wired: Record<Capability, CapabilityRunner> = {
-  extract: (run, options) =>
-    extractFeatures(input(run, "capture"), { ...paramsByCapability.extract.parse(run.params), ...options }),
+  extract: async (run, options) =>
+    (await engine()).extractFeatures(input(run, "capture"), {
+      ...paramsByCapability.extract.parse(run.params),
+      ...options,
+    }),
 
-  label: (run, options) => {
+  label: async (run, options) => {
     const { mode, ...params } = paramsByCapability.label.parse(run.params);
-    return labelCapture(
+    return (await engine()).labelCapture(
       input(run, "capture"),
       {
         ...params,
@@ -47,12 +43,15 @@ const wired: Record<Capability, CapabilityRunner> = {
     );
   },
 
-  ipt: (run, options) => extractIpt(input(run, "capture"), paramsByCapability.ipt.parse(run.params), options),
+  ipt: async (run, options) =>
+    (await engine()).extractIpt(input(run, "capture"), paramsByCapability.ipt.parse(run.params), options),
 
-  images: (run, options) => extractImages(input(run, "capture"), paramsByCapability.images.parse(run.params), options),
+  images: async (run, options) =>
+    (await engine()).extractImages(input(run, "capture"), paramsByCapability.images.parse(run.params), options),
 
   sanitize: async (run, options) => {
     const { ruleset, minSeverity } = paramsByCapability.sanitize.parse(run.params);
+    const { resolveRuleset, sanitize } = await engine();
     const rules = run.inputs.rules;
     const resolved = rules ? null : await resolveRuleset(ruleset);
     return sanitize(
@@ -66,9 +65,9 @@ const wired: Record<Capability, CapabilityRunner> = {
     );
   },
 
-  merge: (run, options) => {
+  merge: async (run, options) => {
     const { at, atTime, sequential, map } = paramsByCapability.merge.parse(run.params);
-    return mergeCaptures(input(run, "background"), input(run, "attacks"), {
+    return (await engine()).mergeCaptures(input(run, "background"), input(run, "attacks"), {
       ...(at !== undefined && { at: String(at) }),
       ...(atTime !== undefined && { atTime }),
       sequential,
