@@ -41,6 +41,10 @@ function text(s: CaptureSummary): string {
     ["TCP / UDP / other", `${s.tcp} / ${s.udp} / ${s.other}`],
     ["Truncated", `${s.truncated} (headers cut short), ${s.snapped} shorter than on the wire`],
     ["Malformed", String(s.malformed)],
+    ...s.undecodedLinkTypes.map((l): [string, string] => [
+      "Not decoded",
+      `${l.name} (${l.linkType}): ${l.packets} packets, counted as other`,
+    ]),
     ...s.comments.map((c): [string, string] => ["Comment", c]),
     ["Complete", s.complete ? "yes" : `no: ${s.damage?.message}`],
   ];

@@ -45,6 +45,8 @@ export interface CaptureSummary {
   malformed: number;
   /** Packets captured shorter than on the wire (snaplen). */
   snapped: number;
+  /** Link types the decoder does not know, with their packets (counted as other). */
+  undecodedLinkTypes: { linkType: number; name: string; packets: number }[];
   skippedRecords: number;
   complete: boolean;
   damage?: { offset: number; message: string };
@@ -101,6 +103,9 @@ export async function summarizeCapture(file: string, options: ReadCaptureOptions
     last: isoTime(result.last),
     duration: result.first && result.last ? difference(result.first, result.last) : null,
     ...counts,
+    undecodedLinkTypes: [...decoder.unknownLinkTypes]
+      .sort(([a], [b]) => a - b)
+      .map(([linkType, packets]) => ({ linkType, name: linkTypeName(linkType), packets })),
     skippedRecords: info.skippedRecords,
     complete: result.complete,
     ...(result.damage ? { damage: result.damage } : {}),
