@@ -75,7 +75,8 @@ export class FeatureSet {
 
   /** A session starts (with `first`, which no group needs: every state simply starts at zero). */
   init(state: FeatureState, _first?: FlowPacket): void {
-    this.slab.fill(0, state, state + this.size);
+    const slab = this.slab;
+    for (let i = state, end = state + this.size; i < end; i++) slab[i] = 0;
   }
 
   update(state: FeatureState, packet: FlowPacket): void {

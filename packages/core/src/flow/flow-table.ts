@@ -27,6 +27,8 @@ export interface FlowTableHooks<T> {
 
 const SYN_ACK = TcpFlag.SYN | TcpFlag.ACK;
 const NS = 1e9;
+/** Room for 8 192 live sessions before the first growth (128 KiB). */
+const INITIAL_SLOTS = 16_384;
 
 export class FlowTable<T> {
   readonly idleTimeoutNs: number;
@@ -36,10 +38,10 @@ export class FlowTable<T> {
   /** Sessions started so far (the next session's seq). */
   started = 0;
   private live = 0;
-  private slots: (Session<T> | null)[] = new Array(1024).fill(null);
+  private slots: (Session<T> | null)[] = new Array(INITIAL_SLOTS).fill(null);
   /** The hash of the session in each slot, so probing does not touch sessions that cannot match. */
-  private hashes = new Int32Array(1024);
-  private mask = 1023;
+  private hashes = new Int32Array(INITIAL_SLOTS);
+  private mask = INITIAL_SLOTS - 1;
   private readonly queue = new ExpiryQueue<T>();
   private readonly pool: Session<T>[] = [];
   private readonly packet: FlowPacket;

@@ -14,6 +14,7 @@ import {
 import type { RunOptions } from "../capability.js";
 
 const CHUNK_BYTES = 1 << 20;
+const PLAIN_CHUNK_BYTES = 4 << 20;
 
 /** Progress and cancellation of a read; `onPackets` gets the packets read so far after every input chunk. */
 export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void };
@@ -40,9 +41,6 @@ export async function readCaptureFile(
 ): Promise<ReadResult> {
   const stat = await fs.promises.stat(file).catch(() => undefined);
   if (stat === undefined || !stat.isFile()) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
-  const gzip = await startsWithGzipMagic(file);
-  const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const stream = gzip ? raw.pipe(createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
   let source: PacketSource | undefined;
   let damage: CaptureDamage | null = null;
   const drain = () => {
@@ -56,29 +54,25 @@ export async function readCaptureFile(
       throw named(file, error);
     }
   };
-  try {
-    for await (const chunk of stream) {
-      if (run.signal?.aborted) throw new TracemillError("CANCELLED", "the run was cancelled", { file });
-      const bytes = chunk as Buffer;
-      if (source === undefined) {
-        try {
-          source = openPacketSource(bytes);
-        } catch (error) {
-          throw named(file, error);
-        }
-      } else source.push(bytes);
-      drain();
-      if (damage !== null) break;
-      run.onProgress?.({ percent: stat.size > 0 ? (100 * raw.bytesRead) / stat.size : 100, stage: "reading capture" });
-      run.onPackets?.(source.packetCount);
-    }
-  } catch (error) {
-    if (isTracemillError(error)) throw error;
-    // zlib: a truncated or corrupt gzip stream is damage after the packets already read.
-    if (source === undefined) throw new TracemillError("BAD_INPUT", `${file}: ${(error as Error).message}`, { file });
-    damage = { offset: source.consumedBytes, message: `compressed data damaged: ${(error as Error).message}` };
-  } finally {
-    raw.destroy();
+  const consume = (bytes: Uint8Array, consumed: number): boolean => {
+    if (source === undefined) {
+      try {
+        source = openPacketSource(bytes);
+      } catch (error) {
+        throw named(file, error);
+      }
+    } else source.push(bytes);
+    drain();
+    if (damage !== null) return false;
+    run.onProgress?.({ percent: stat.size > 0 ? (100 * consumed) / stat.size : 100, stage: "reading capture" });
+    run.onPackets?.(source.packetCount);
+    return true;
+  };
+  if (await startsWithGzipMagic(file)) {
+    const compressionDamage = await readCompressed(file, consume, run.signal, () => source?.consumedBytes);
+    if (compressionDamage !== null) damage = compressionDamage;
+  } else {
+    await readPlain(file, consume, run.signal);
   }
   if (source === undefined) throw new TracemillError("BAD_INPUT", `${file}: the file is empty (0 bytes)`, { file });
   if (damage === null) {
@@ -92,6 +86,57 @@ export async function readCaptureFile(
     complete: damage === null,
     damage,
   };
+}
+
+/**
+ * Reads with synchronous reads into two alternating 4 MiB buffers (the reader is done with a chunk once it has
+ * returned every packet of it, and keeps a copy of a record that spans chunks): no wait on the thread pool between
+ * chunks. The event loop gets a turn after every chunk, so an abort is seen.
+ */
+async function readPlain(
+  file: string,
+  consume: (bytes: Uint8Array, consumed: number) => boolean,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buffers = [new Uint8Array(PLAIN_CHUNK_BYTES), new Uint8Array(PLAIN_CHUNK_BYTES)];
+    let consumed = 0;
+    for (let turn = 0; ; turn ^= 1) {
+      if (signal?.aborted) throw new TracemillError("CANCELLED", "the run was cancelled", { file });
+      const length = fs.readSync(fd, buffers[turn], 0, PLAIN_CHUNK_BYTES, null);
+      if (length === 0) return;
+      consumed += length;
+      if (!consume(buffers[turn].subarray(0, length), consumed)) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Streams through gunzip; corrupt compressed data is damage after the packets already read. */
+async function readCompressed(
+  file: string,
+  consume: (bytes: Uint8Array, consumed: number) => boolean,
+  signal: AbortSignal | undefined,
+  consumedBytes: () => number | undefined,
+): Promise<CaptureDamage | null> {
+  const raw = fs.createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of raw.pipe(createGunzip({ chunkSize: CHUNK_BYTES }))) {
+      if (signal?.aborted) throw new TracemillError("CANCELLED", "the run was cancelled", { file });
+      if (!consume(chunk as Buffer, raw.bytesRead)) return null;
+    }
+    return null;
+  } catch (error) {
+    if (isTracemillError(error)) throw error;
+    const offset = consumedBytes();
+    if (offset === undefined) throw new TracemillError("BAD_INPUT", `${file}: ${(error as Error).message}`, { file });
+    return { offset, message: `compressed data damaged: ${(error as Error).message}` };
+  } finally {
+    raw.destroy();
+  }
 }
 
 async function startsWithGzipMagic(file: string): Promise<boolean> {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmarks `tracemill extract` beside tshark's conversation statistics, argus and softflowd on one large capture.
+#
+# Usage: bench/extract/run.sh [CAPTURE]   (default /tmp/bench/bench-large.pcap, built by
+#        ../shared/bench/make-bench-capture.sh /tmp/bench; bench-small.pcap for a quick run)
+#   env TOOLS="tracemill engine argus softflowd tshark"   which to run (tshark takes minutes on bench-large)
+#   env OUT=DIR                                            scratch directory (default /tmp/tracemill-bench-extract)
+#
+# Each tool reads the same file once and computes bidirectional sessions:
+#   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
+#              (the input's SHA-256 runs on a worker thread beside it); includes the CLI's start-up
+#   engine     the same pass through runFlowPipeline() with the rows formatted and ordered but not written,
+#              and with the pipeline alone (no row formatting): engine-throughput.mjs, CPU time per phase
+#   argus      argus -r CAPTURE -w OUT/a.argus (bidirectional flow records, C)
+#   softflowd  softflowd -r CAPTURE -v 9 -n 127.0.0.1:9 (NetFlow fields only, C)
+#   tshark     tshark -q -z conv,tcp -z conv,udp -r CAPTURE
+# and prints wall seconds, CPU seconds (user+sys), packets per second (wall) and peak RSS.
+set -euo pipefail
+export LC_ALL=C
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+CAPTURE=${1:-/tmp/bench/bench-large.pcap}
+TOOLS=${TOOLS:-"tracemill engine argus softflowd tshark"}
+OUT=${OUT:-/tmp/tracemill-bench-extract}
+CLI="$ROOT/apps/cli/bin/tracemill.js"
+
+[ -s "$CAPTURE" ] || { echo "no capture at $CAPTURE: run ../shared/bench/make-bench-capture.sh /tmp/bench" >&2; exit 1; }
+mkdir -p "$OUT"
+echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "warming the page cache…"
+cat "$CAPTURE" >/dev/null
+
+node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv"
+PACKETS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).packets.read)' "$OUT/f.summary.json")
+SESSIONS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).sessions.total)' "$OUT/f.summary.json")
+echo "packets: $PACKETS, Tracemill sessions: $SESSIONS"
+printf '%-10s %9s %9s %12s %10s\n' tool wall_s cpu_s packets/s peak_MB
+
+measure() {
+  local name=$1
+  shift
+  /usr/bin/time -f '%e %U %S %M' -o "$OUT/time.txt" "$@" >/dev/null 2>"$OUT/$name.err" || {
+    echo "$name failed: $(tail -3 "$OUT/$name.err")" >&2
+    return
+  }
+  read -r wall user sys rss <"$OUT/time.txt"
+  awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$PACKETS" \
+    'BEGIN { printf "%-10s %9.2f %9.2f %12.0f %10.0f\n", n, w, u + s, (w > 0 ? p / w : 0), r / 1024 }'
+}
+
+for tool in $TOOLS; do
+  case $tool in
+    tracemill) measure tracemill node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
+    engine) node "$HERE/engine-throughput.mjs" "$CAPTURE" ;;
+    argus) measure argus argus -r "$CAPTURE" -w "$OUT/a.argus" ;;
+    softflowd) measure softflowd softflowd -r "$CAPTURE" -v 9 -n 127.0.0.1:9 ;;
+    tshark) measure tshark tshark -q -z conv,tcp -z conv,udp -r "$CAPTURE" ;;
+    *) echo "unknown tool $tool" >&2 ;;
+  esac
+done
+rm -f "$OUT/a.argus"
