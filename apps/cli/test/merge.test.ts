@@ -129,4 +129,13 @@ describe("tracemill merge", () => {
     expect(result.stderr).toMatch(message);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
+
+  it("refuses to write over an input", () => {
+    const copy = path.join(dir, "bg.pcap");
+    fs.copyFileSync(wikipedia, copy);
+    const result = runCli(["merge", copy, wikipedia, "-o", copy]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/the output bg.pcap would replace an input/);
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(wikipedia))).toBe(true);
+  });
 });

@@ -19,7 +19,7 @@ import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
 import { openWriter, planOutput } from "./output-plan.js";
-import { type PlacementOptions, placeAttacks } from "./placement.js";
+import { type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
@@ -45,7 +45,14 @@ export async function mergeCaptures(
   options: MergeOptions & RunOptions,
 ): Promise<CapabilityResult> {
   const { outDir, onProgress, signal } = options;
+  // Options are checked before any input is read: a typo should not cost a pass over gigabytes.
   const map = new AddressMap(options.mappings ?? []);
+  const placementOptions = parsePlacement(options);
+  const replacesInput = (name: string) =>
+    [background, attacks].some((input) => path.resolve(input) === path.resolve(outDir, name));
+  const refuseOutput = (name: string) =>
+    new TracemillError("BAD_OPTION", `the output ${name} would replace an input`, { file: name });
+  if (options.output && replacesInput(options.output)) throw refuseOutput(options.output);
   const totalBytes = fileSize(background) + fileSize(attacks);
   const progress = (stage: string, done: number) =>
     onProgress?.({ percent: Math.min(99, Math.floor((done / Math.max(1, totalBytes * 2)) * 100)), stage });
@@ -68,10 +75,11 @@ export async function mergeCaptures(
     throw error;
   });
   const plan = planOutput(bg, atk);
-  const placement = placeAttacks(bg, atk, options, plan.attackStepNs);
+  const placement = placeAttacks(bg, atk, placementOptions, plan.attackStepNs);
   checkRepresentable(atk, placement.shiftNs, plan.format);
 
   const outputName = options.output ?? `merged.${plan.format}`;
+  if (replacesInput(outputName)) throw refuseOutput(outputName);
   const stem = outputName.replace(/\.(pcapng|pcap|cap)$/i, "");
   const provenanceName = `${stem}.provenance.jsonl`;
   const summaryName = `${stem}.summary.json`;

@@ -23,17 +23,14 @@ export interface Placement {
   firstAttackPacketNs: bigint | null;
 }
 
-/**
- * The shift, floored to `stepNs` (the attack packets' stored resolution) so every shifted timestamp is exact and
- * every gap between attack packets stays the same. Without background packets the attacks keep their times
- * (unless --at-time is given).
- */
-export function placeAttacks(
-  background: CaptureScan,
-  attacks: CaptureScan,
-  options: PlacementOptions,
-  stepNs: bigint,
-): Placement {
+/** The placement options checked and parsed, before any input is read. */
+export interface ParsedPlacement {
+  mode: PlacementMode;
+  atNs: bigint;
+  atTimeNs: bigint;
+}
+
+export function parsePlacement(options: PlacementOptions): ParsedPlacement {
   const chosen = [options.at !== undefined, options.atTime !== undefined, options.sequential === true];
   if (chosen.filter(Boolean).length > 1) {
     throw new TracemillError("BAD_OPTION", "choose one of --at, --at-time and --sequential", {});
@@ -46,17 +43,33 @@ export function placeAttacks(
         : options.sequential
           ? "sequential"
           : "midpoint";
-  const at = options.at !== undefined ? parseSeconds(options.at, "--at") : 0n;
-  const atTime = options.atTime !== undefined ? parseIsoTime(options.atTime, "--at-time") : 0n;
+  return {
+    mode,
+    atNs: options.at !== undefined ? parseSeconds(options.at, "--at") : 0n,
+    atTimeNs: options.atTime !== undefined ? parseIsoTime(options.atTime, "--at-time") : 0n,
+  };
+}
+
+/**
+ * The shift, floored to `stepNs` (the attack packets' stored resolution) so every shifted timestamp is exact and
+ * every gap between attack packets stays the same. Without background packets the attacks keep their times
+ * (unless --at-time is given).
+ */
+export function placeAttacks(
+  background: CaptureScan,
+  attacks: CaptureScan,
+  { mode, atNs, atTimeNs }: ParsedPlacement,
+  stepNs: bigint,
+): Placement {
   if (!attacks.first) return { mode, shiftNs: 0n, firstAttackPacketNs: null };
   const firstAttack = toNs(attacks.first);
   let target: bigint;
-  if (mode === "at-time") target = atTime;
+  if (mode === "at-time") target = atTimeNs;
   else if (!background.min || !background.max) target = firstAttack;
   else {
     const start = toNs(background.min);
     const end = toNs(background.max);
-    if (mode === "at") target = start + at;
+    if (mode === "at") target = start + atNs;
     else if (mode === "sequential") target = end + stepNs;
     else target = floorTo(start + end, 2n) / 2n;
   }
