@@ -103,6 +103,17 @@ describe("mergeCaptures", () => {
     expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
   });
 
+  it("puts the background first on equal timestamps, as mergecap does", async () => {
+    // The capture merged with itself at shift 0: every packet ties with its twin.
+    const { output, provenance } = await merge(wikipedia, wikipedia, { at: "0" });
+    const merged = await readAll(output);
+    const ref = await readAll(reference(wikipedia, wikipedia, "0", "pcap"));
+    expect(merged.map((p) => [p.ns, p.data])).toEqual(ref.map((p) => [p.ns, p.data]));
+    const inputs: number[] = [];
+    await readProvenance(provenance, (run) => inputs.push(...Array(run.count).fill(run.input)));
+    expect(inputs.slice(0, 4)).toEqual([0, 1, 0, 1]);
+  });
+
   it("writes pcapng with both inputs' interfaces for a pcapng attack capture, equal to mergecap", async () => {
     const dvwa = fixture("dvwa-web-attacks.pcapng");
     const { result, output } = await merge(wikipedia, dvwa, { sequential: true });
