@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CapturedPacket } from "./packet.js";
 import { PcapWriter } from "./pcap-writer.js";
-import { PcapngWriter } from "./pcapng-writer.js";
+import { PcapngWriter, pcapngInterfacesOf } from "./pcapng-writer.js";
 import { openPacketSource } from "./sniff.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
@@ -124,5 +124,21 @@ describe("PcapngWriter", () => {
       [1, 228],
       [2, 1],
     ]);
+  });
+
+  it("reproduces a reader's interfaces with pcapngInterfacesOf", () => {
+    const bytes = collect((sink) => {
+      const w = new PcapngWriter(sink, { interfaces: pcapngInterfacesOf(ns.info) });
+      for (const p of ns.packets) w.write({ ...p, fileOffset: 0 });
+      w.finish();
+    });
+    const back = readAll(bytes);
+    const shape = (i: { linkType: number; snaplen: number; unitsPerSecond: number }) => [
+      i.linkType,
+      i.snaplen,
+      i.unitsPerSecond,
+    ];
+    expect(back.info.interfaces.map(shape)).toEqual(ns.info.interfaces.map(shape));
+    expect(back.packets).toEqual(ns.packets);
   });
 });

@@ -17,5 +17,10 @@ export type {
 export { PcapReader } from "./pcap-reader.js";
 export { PcapWriter, type PcapWriterOptions } from "./pcap-writer.js";
 export { PcapngReader } from "./pcapng-reader.js";
-export { type PcapngInterfaceOptions, PcapngWriter, type PcapngWriterOptions } from "./pcapng-writer.js";
+export {
+  type PcapngInterfaceOptions,
+  PcapngWriter,
+  type PcapngWriterOptions,
+  pcapngInterfacesOf,
+} from "./pcapng-writer.js";
 export { createPacketSource, openPacketSource, SNIFF_BYTES, sniffCaptureFormat } from "./sniff.js";

@@ -1,6 +1,7 @@
 // Writes little-endian pcapng: one section, interface descriptions with their options, enhanced packet blocks with comments.
 import { ByteBatch, type ByteSink } from "./byte-batch.js";
 import type { CapturedPacket } from "./packet.js";
+import type { CaptureInfo } from "./packet-source.js";
 import {
   IF_DESCRIPTION,
   IF_NAME,
@@ -150,4 +151,17 @@ function writeOptions(b: ByteBatch, at: number, options: Option[]): void {
     at += 4 + padded;
   }
   b.view.setUint32(at, 0, true);
+}
+
+/** Interface declarations that reproduce a reader's interfaces (names, descriptions, snaplen; ns when finer than µs). */
+export function pcapngInterfacesOf(info: CaptureInfo): PcapngInterfaceOptions[] {
+  return [...info.interfaces]
+    .sort((a, b) => a.index - b.index)
+    .map((i) => ({
+      linkType: i.linkType,
+      snaplen: i.snaplen || undefined,
+      name: i.name,
+      description: i.description,
+      tsresol: i.unitsPerSecond > 1e6 ? 9 : 6,
+    }));
 }
