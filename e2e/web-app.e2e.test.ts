@@ -8,7 +8,7 @@ import { launchBrowser, screenshot } from "./browser.js";
 import { card, createJob, finished, register, signIn, upload } from "./ui-helpers.js";
 
 /** Capabilities the server runs in this build; the others must fail visibly with the server's message. */
-const SUPPORTED = new Set<string>([]);
+const SUPPORTED = new Set<string>(["extract", "sanitize", "merge", "label", "ipt", "images"]);
 
 const alice = { userName: "alice", email: "alice@example.org", password: "alice-password" };
 const bob = { userName: "bob", email: "bob@example.org", password: "bob-password-1" };
@@ -196,7 +196,24 @@ describe("web app", () => {
     await jobCard.getByRole("link", { name: "Details" }).click();
     await page.getByRole("heading", { name: "Inputs" }).waitFor();
     expect(await page.locator("td.hash").first().textContent()).toMatch(/^[0-9a-f]{64}$/);
+    await page.getByRole("img", { name: "Sessions per protocol" }).waitFor();
+    await page.getByRole("region", { name: "Preview of features.csv" }).waitFor();
     await shot("details");
+
+    await page.goto(`${app.url}/ui/dataSets`);
+    await card(page, "Log4Shell binary labels").getByRole("link", { name: "Details" }).click();
+    const labels = page.getByRole("img", { name: "Sessions per label" });
+    await labels.waitFor();
+    expect(await labels.textContent()).toContain("1 attack");
+    await shot("details-labels");
+
+    await page.goto(`${app.url}/ui/dataSets`);
+    await card(page, "Wikipedia images").getByRole("link", { name: "Details" }).click();
+    const image = page.getByRole("img", { name: /Sessions drawn in grayscale/ }).first();
+    await image.waitFor();
+    await page.waitForFunction(() => [...document.images].some((i) => i.complete && i.naturalWidth > 0));
+    expect(await image.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(280);
+    await shot("details-images");
   });
 
   it("makes a job public; a second user sees it under Shared Jobs and cannot change it", async () => {
@@ -263,7 +280,8 @@ describe("web app", () => {
     await page.getByRole("button", { name: /Light mode/ }).click();
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${app.url}/ui/login`);
+    await page.getByRole("heading", { name: "Login" }).waitFor();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
     expect(await page.getByRole("link", { name: "Download" }).count()).toBe(0);
     await page.goto(`${app.url}/ui/dataSets`);
     await page.waitForURL(/\/ui\/login\?next=/);

@@ -2,6 +2,7 @@
 import type {
   CreateJobRequest,
   Job,
+  Ruleset,
   SessionUser,
   SigninRequest,
   SignupRequest,
@@ -114,12 +115,6 @@ export const api = {
     });
   },
 };
-
-export interface Ruleset {
-  id: string;
-  name: string;
-  description?: string;
-}
 
 /** Messages of any thrown value, for banners. */
 export function messagesOf(error: unknown): string[] {

@@ -31,12 +31,14 @@ export function validateRegister(form: {
   password: string;
   Renewpassword: string;
 }): FieldErrors<"userName" | "email" | "password" | "Renewpassword"> {
+  const password = passwordError(form.password);
   let repeat = passwordError(form.Renewpassword);
-  if (!repeat && form.Renewpassword !== form.password) repeat = messages.passwordMismatch;
+  // Compared only when both are long enough, as the server does, so one mistake shows one message.
+  if (!password && !repeat && form.Renewpassword !== form.password) repeat = messages.passwordMismatch;
   return compact({
     userName: form.userName.trim() ? undefined : messages.userRequired,
     email: emailError(form.email),
-    password: passwordError(form.password),
+    password,
     Renewpassword: repeat,
   });
 }

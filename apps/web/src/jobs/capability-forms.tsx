@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Capability, InputRole } from "@tracemill/contracts";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { api } from "../api/client.js";
 import { type Draft, defaultParams } from "./draft.js";
 import { FilePicker, type PickedFile } from "./file-picker.js";
@@ -69,18 +69,39 @@ const flowAdvanced = (capability: Capability) => (props: StepProps) => (
   <FlowParams {...props} capability={capability} />
 );
 
-function RulesetStep({ draft, setParam }: StepProps) {
+function RulesetStep({ draft, setParam, setInput }: StepProps) {
   const rulesets = useQuery({ queryKey: ["rulesets"], queryFn: api.rulesets, retry: false });
+  const current = String(draft.params.ruleset ?? "");
+  const ids = rulesets.data?.map((r) => r.id) ?? [];
+  // The contracts' default name may not exist on this server: fall back to the first ruleset it offers.
+  const fallback = ids.length > 0 && !ids.includes(current) ? ids[0] : undefined;
+  useEffect(() => {
+    if (fallback) setParam("ruleset", fallback);
+  }, [fallback, setParam]);
   const options = rulesets.data?.length
     ? rulesets.data.map((r) => ({ value: r.id, label: r.description ? `${r.name} — ${r.description}` : r.name }))
     : [{ value: "default", label: "Default (the bundled rules)" }];
   return (
-    <ChoiceParam
-      label="Ruleset"
-      value={String(draft.params.ruleset ?? "default")}
-      options={options}
-      onChange={(v) => setParam("ruleset", v)}
-    />
+    <>
+      <ChoiceParam
+        label="Ruleset"
+        value={String(draft.params.ruleset ?? "default")}
+        options={options}
+        onChange={(v) => setParam("ruleset", v)}
+      />
+      <FilePicker
+        label="Your own rules (optional, used instead of the ruleset)"
+        kind="rules"
+        value={draft.inputs.rules}
+        onChange={(v) => setInput("rules", v)}
+      />
+      <FilePicker
+        label="Classification file for your rules (optional)"
+        kind="classification"
+        value={draft.inputs.classification}
+        onChange={(v) => setInput("classification", v)}
+      />
+    </>
   );
 }
 

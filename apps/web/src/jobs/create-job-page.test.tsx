@@ -22,6 +22,7 @@ beforeEach(() => {
       size: file.size,
       sha256: "0".repeat(64),
       format: "pcap",
+      compression: null,
       createdAt: "",
     };
   });

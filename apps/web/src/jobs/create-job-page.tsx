@@ -1,7 +1,7 @@
 // A capability's creation screen: multi-step with Next; step 1 asks title, description, public and the file.
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Capability, InputRole } from "@tracemill/contracts";
+import { type Capability, type InputRole, jobMessages } from "@tracemill/contracts";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, messagesOf } from "../api/client.js";
@@ -37,7 +37,7 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
 
   function missingNow(): string | undefined {
     if (step === 0) {
-      if (!draft.title.trim()) return "Title is required";
+      if (!draft.title.trim()) return jobMessages.titleRequired;
       if (!draft.inputs[form.mainRole]) return `Choose the ${form.mainLabel.toLowerCase()}`;
       return undefined;
     }

@@ -24,6 +24,7 @@ export function rolesFor(capability: Capability, params: Record<string, unknown>
   if (capability === "merge") return ["background", "attacks"];
   if (capability === "label")
     return params.mode === "multiclass" ? ["capture", "alerts", "classification"] : ["capture", "attacks"];
+  if (capability === "sanitize") return ["capture", "rules", "classification"];
   return ["capture"];
 }
 

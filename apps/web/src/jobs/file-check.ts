@@ -1,5 +1,5 @@
 // Checks a chosen file before any upload: the extension, then the first bytes (magic) against what the input expects.
-export type InputKind = "capture" | "alerts" | "classification";
+export type InputKind = "capture" | "alerts" | "classification" | "rules";
 
 export const CAPTURE_EXTENSIONS = [".pcap", ".cap", ".dmp", ".pcapng", ".erf"] as const;
 
@@ -8,6 +8,7 @@ export const acceptByKind: Record<InputKind, string> = {
   capture: [...CAPTURE_EXTENSIONS, ".gz"].join(","),
   alerts: ".u2,.log,.json,.gz",
   classification: ".config,.txt",
+  rules: ".rules,.txt",
 };
 
 function lowerName(name: string): string {
@@ -23,6 +24,10 @@ export function extensionError(name: string, kind: InputKind): string | undefine
   if (kind === "alerts") {
     if (/\.(u2|json|log)$/.test(lower) || /unified2/.test(lower) || lowerName(name).endsWith(".gz")) return undefined;
     return `${name}: not an alert file (accepted: unified2 .u2 or EVE .json)`;
+  }
+  if (kind === "rules") {
+    if (/\.(rules|txt)$/.test(lower)) return undefined;
+    return `${name}: not a rules file (accepted: .rules)`;
   }
   if (/\.(config|txt)$/.test(lower)) return undefined;
   return `${name}: not a classification file (accepted: .config or .txt)`;
@@ -52,6 +57,7 @@ export function sniffFormat(head: Uint8Array): string | undefined {
   if (UNIFIED2_TYPES.has(be) && head.length >= 8) return "unified2";
   const text = new TextDecoder().decode(head).trimStart();
   if (text.startsWith("{")) return "eve-json";
+  if (/^(alert|drop|pass|reject)\s+\w+\s/m.test(text)) return "rules";
   if (/^(#|config classification)/m.test(text)) return "classification";
   return undefined;
 }
@@ -60,6 +66,14 @@ const formatsByKind: Record<InputKind, string[]> = {
   capture: ["pcap", "pcapng", "erf", "gzip"],
   alerts: ["unified2", "eve-json", "gzip"],
   classification: ["classification"],
+  rules: ["rules"],
+};
+
+const expected: Record<InputKind, string> = {
+  capture: "a pcap, pcapng or ERF capture",
+  alerts: "a unified2 or EVE alert file",
+  classification: "a classification file",
+  rules: "a Suricata rules file",
 };
 
 /** The first bytes of a file, read with FileReader (available in every browser and in jsdom). */
@@ -79,6 +93,8 @@ export async function checkFile(file: File, kind: InputKind): Promise<string | u
   if (file.size === 0) return `${file.name}: the file is empty`;
   const format = sniffFormat(await readHead(file));
   if (format && formatsByKind[kind].includes(format)) return undefined;
-  if (kind === "classification" && format !== "pcap" && format !== "pcapng" && format !== "gzip") return undefined;
-  return `${file.name}: the content does not look like ${kind === "capture" ? "a pcap, pcapng or ERF capture" : kind === "alerts" ? "a unified2 or EVE alert file" : "a classification file"}`;
+  // Text files may open with comments only; the server reads them whole and says what is wrong.
+  if ((kind === "classification" || kind === "rules") && (format === undefined || format === "classification"))
+    return undefined;
+  return `${file.name}: the content does not look like ${expected[kind]}`;
 }

@@ -4,8 +4,15 @@ import { useQuery } from "@tanstack/react-query";
 import type { FileRef } from "@tracemill/contracts";
 import { type DragEvent, useId, useState } from "react";
 import { api, messagesOf } from "../api/client.js";
-import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { FileIcon, type FileKind, fileKindOf } from "../icons/file-icons.js";
 import { acceptByKind, checkFile, type InputKind } from "./file-check.js";
+
+const iconByKind: Record<InputKind, FileKind> = {
+  capture: "pcap",
+  alerts: "u2",
+  classification: "csv-class",
+  rules: "other",
+};
 
 export interface PickedFile {
   ref: FileRef;
@@ -17,6 +24,7 @@ const outputPatterns: Record<InputKind, RegExp> = {
   capture: /\.(pcap|pcapng|cap|dmp|erf)(\.gz)?$/i,
   alerts: /(\.u2|unified2|\.json)$/i,
   classification: /\.(config|txt)$/i,
+  rules: /\.rules$/i,
 };
 
 export function FilePicker(props: {
@@ -79,7 +87,7 @@ export function FilePicker(props: {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <FileIcon kind={kind === "capture" ? "pcap" : kind === "alerts" ? "u2" : "csv-class"} size={28} />
+        <FileIcon kind={iconByKind[kind]} size={28} />
         <span>Drop a file here, or </span>
         <span className="button">choose a file</span>
         <input

@@ -19,7 +19,7 @@ describe("Job details", () => {
       title: "Labelled set",
       capability: "label",
       params: { mode: "binary", idleTimeout: 120 },
-      summary: { sessions: 4, packets: 120 },
+      summary: { sessions: 4, packets: { read: 120, decoded: 118 } },
       inputs: [
         {
           id: "f1",
@@ -28,6 +28,7 @@ describe("Job details", () => {
           size: 3 * 1024 * 1024,
           sha256: "ab".repeat(32),
           format: "pcap",
+          compression: null,
           createdAt: "",
         },
       ],
@@ -42,6 +43,7 @@ describe("Job details", () => {
     expect(await screen.findByRole("heading", { level: 1, name: /Labelled set/ })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "mode binary" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "sessions 4" })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "packets.decoded 118" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "Ran 2.00 s" })).toBeInTheDocument();
     const input = screen.getByRole("row", { name: /day1\.pcap/ });
     expect(input).toHaveTextContent("3.0 MiB");
@@ -51,7 +53,7 @@ describe("Job details", () => {
     expect(protocols).toHaveTextContent("TCP");
     expect(protocols).toHaveTextContent("3");
     expect(protocols).toHaveTextContent("UDP");
-    expect(screen.getByRole("img", { name: "Sessions per label" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Sessions per label" })).toHaveTextContent("1 attack");
     expect(screen.getByRole("img", { name: "Mean packet length per session" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Session duration" })).toBeInTheDocument();
     const preview = screen.getByRole("region", { name: "Preview of labelled.csv" });

@@ -15,6 +15,15 @@ function show(value: unknown): string {
   return String(value);
 }
 
+/** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
+export function flatten(record: Record<string, unknown>, prefix = ""): [string, unknown][] {
+  return Object.entries(record).flatMap(([key, value]) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value] as [string, unknown]],
+  );
+}
+
 function seconds(from: string | null, to: string | null): string {
   if (!from || !to) return "—";
   return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(2)} s`;
@@ -64,7 +73,7 @@ function Details({ job }: { job: Job }) {
           <h2>Parameters</h2>
           <table>
             <tbody>
-              {Object.entries(job.params).map(([name, value]) => (
+              {flatten(job.params).map(([name, value]) => (
                 <tr key={name}>
                   <th scope="row">{name}</th>
                   <td>{show(value)}</td>
@@ -103,7 +112,7 @@ function Details({ job }: { job: Job }) {
           {job.summary ? (
             <table>
               <tbody>
-                {Object.entries(job.summary).map(([name, value]) => (
+                {flatten(job.summary).map(([name, value]) => (
                   <tr key={name}>
                     <th scope="row">{name}</th>
                     <td>{show(value)}</td>

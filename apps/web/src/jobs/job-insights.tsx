@@ -7,6 +7,7 @@ import { BarChart, Histogram, histogram } from "../charts/bar-chart.js";
 import { countBy, findColumn, parseCsv, protocolName, type Table } from "../charts/csv.js";
 import { readZipEntries } from "../charts/zip-entries.js";
 
+const labelName = (value: string) => (value === "1" ? "1 attack" : value === "0" ? "0 normal" : value || "none");
 const PREVIEW_BYTES = 2_000_000;
 const PREVIEW_ROWS = 10;
 const PREVIEW_IMAGES = 6;
@@ -37,7 +38,8 @@ function CsvInsights({ job, name, size }: { job: Job; name: string; size: number
   if (!text.data) return text.isPending ? <p aria-busy="true">Reading {name}…</p> : null;
   const table = parseCsv(text.data, size <= text.data.length);
   const protocol = findColumn(table.header, ["protocol", "proto"]);
-  const label = findColumn(table.header, ["label", "class", "classification", "category"]);
+  const label = findColumn(table.header, ["label"]);
+  const klass = findColumn(table.header, ["class", "classification", "category"]);
   const pktl = findColumn(table.header, ["mean_flowpktl", "mean_fpktl"]);
   const duration = findColumn(table.header, ["flowduration", "duration"]);
   const sampled = size > text.data.length ? ` (first ${table.rows.length} sessions)` : "";
@@ -46,9 +48,8 @@ function CsvInsights({ job, name, size }: { job: Job; name: string; size: number
       <h2>Charts{sampled}</h2>
       <div className="charts">
         {protocol >= 0 && <BarChart title="Sessions per protocol" bars={countBy(table.rows, protocol, protocolName)} />}
-        {label >= 0 && (
-          <BarChart title={`Sessions per ${table.header[label]}`} bars={countBy(table.rows, label).slice(0, 26)} />
-        )}
+        {label >= 0 && <BarChart title="Sessions per label" bars={countBy(table.rows, label, labelName)} />}
+        {klass >= 0 && <BarChart title="Sessions per class" bars={countBy(table.rows, klass).slice(0, 26)} />}
         {pktl >= 0 && (
           <Histogram title="Mean packet length per session" unit="bytes" bins={histogram(numbers(table, pktl))} />
         )}
