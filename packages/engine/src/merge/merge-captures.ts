@@ -38,6 +38,7 @@ export interface MergeOptions extends PlacementOptions {
 
 const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
 const MAX_PCAP_SECONDS = 2 ** 32 - 1;
+const NO_COMMENTS: readonly string[] = [];
 
 export async function mergeCaptures(
   background: string,
@@ -109,6 +110,7 @@ export async function mergeCaptures(
     const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
+    const keepComments = plan.format === "pcapng";
     const sink = (packet: CapturedPacket, input: 0 | 1, tsSec: number, tsNsec: number, source: MergeSource) => {
       const index = packet.index;
       if (input === 1) {
@@ -117,7 +119,7 @@ export async function mergeCaptures(
         packet.interfaceIndex += interfaceOffset;
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
       }
-      writer.write(packet, plan.format === "pcapng" ? source.packetComments() : []);
+      writer.write(packet, keepComments ? source.packetComments() : NO_COMMENTS);
       provenance.add(input, index);
       if ((++written & 0xffff) === 0) progress("merging", totalBytes + capture.bytes);
     };
