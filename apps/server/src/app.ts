@@ -30,6 +30,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   // Open event streams must not hold a shutdown: close drops every connection.
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
 
+  // Calls without a body (the original client's /sesion, /logout) may still say they send JSON: read that as no body.
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    body === "" ? done(null, undefined) : json(request, body as string, done),
+  );
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
   app.addHook("onRequest", rejectCrossSite);
