@@ -92,19 +92,22 @@ export class IptSeries {
   /** Exact decimal seconds: the integer part, then the 9-digit fraction without its trailing zeros. */
   private seconds(ns: number): void {
     const whole = Math.floor(ns / 1e9);
-    let fraction = ns - whole * 1e9;
+    // The fraction is below 10^9 < 2^31: integer arithmetic on it stays in 32 bits, the fast path.
+    let fraction = (ns - whole * 1e9) | 0;
     this.digits(whole);
     if (fraction === 0) return;
     let width = 9;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
+    let q = (fraction / 10) | 0;
+    while (fraction === q * 10) {
+      fraction = q;
+      q = (fraction / 10) | 0;
       width--;
     }
     const bytes = this.bytes;
     bytes[this.length++] = DOT;
     const end = this.length + width;
     for (let i = end - 1; i >= this.length; i--) {
-      const q = Math.floor(fraction / 10);
+      q = (fraction / 10) | 0;
       bytes[i] = ZERO + fraction - q * 10;
       fraction = q;
     }
@@ -113,11 +116,15 @@ export class IptSeries {
 
   private digits(value: number): void {
     const bytes = this.bytes;
+    if (value < 10) {
+      bytes[this.length++] = ZERO + value;
+      return;
+    }
     const first = this.length;
     let at = first;
     let n = value;
     do {
-      const q = Math.floor(n / 10);
+      const q = n <= 0x7fffffff ? (n / 10) | 0 : Math.floor(n / 10);
       bytes[at++] = ZERO + n - q * 10;
       n = q;
     } while (n !== 0);
