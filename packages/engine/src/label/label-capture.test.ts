@@ -331,4 +331,28 @@ describe("labelCapture with alerts", () => {
     expect(labels.unmatched.every((a) => a.protocol === 1)).toBe(true);
     expect(result.summary.labels).toMatchObject({ alertsRead: 4703, matchedAlerts: 53 });
   });
+
+  it("reads the event of a multi-record unified2 file (event, 15 packets, extra data) and fails on a cut one", async () => {
+    const w = workspace();
+    const shared = path.resolve(import.meta.dirname, "../../../../../shared/testdata/unified2");
+    // The event: gid 120 sid 3, TCP 207.25.71.28:80 → 10.20.11.123:2651 at 964798804.267362 (checked by hand).
+    const capture = w.file(
+      "capture.pcap",
+      pcapFile([
+        tcpAt(964_798_804.2, "10.20.11.123", 2651, "207.25.71.28", 80),
+        tcpAt(964_798_804.3, "207.25.71.28", 80, "10.20.11.123", 2651),
+      ]),
+    );
+    const result = await labelCapture(
+      capture,
+      { alerts: path.join(shared, "pyidstools_multi-record-event.u2"), classification },
+      { outDir: w.outDir },
+    );
+    expect(readCsv(path.join(w.outDir, "classified.csv")).map((r) => [r.label, r.class_id, r.class])).toEqual([
+      ["1", "2", "unknown"],
+    ]);
+    expect(result.summary.labels).toMatchObject({ alertsRead: 1, matchedAlerts: 1, unmatchedAlerts: 0 });
+    const cut = labelCapture(capture, { alerts: path.join(shared, "bad_short-read-on-body.u2") }, { outDir: w.outDir });
+    await expect(cut).rejects.toMatchObject({ code: "DAMAGED_INPUT" });
+  });
 });
