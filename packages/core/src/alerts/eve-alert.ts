@@ -86,17 +86,26 @@ export function parseEveAlertLine(
   return result;
 }
 
+/** Seconds of the last date-and-minute prefix parsed: EVE lines come in time order, so most share it. */
+let cachedPrefix = "";
+let cachedSeconds = 0;
+
 /** Parses EVE's "2009-11-24T18:15:24.414425+0000" (any fraction length, any offset) to epoch seconds + ns. */
 export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number } | undefined {
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
   if (!m) return undefined;
-  const local = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  if (m[1] !== cachedPrefix) {
+    const d = m[1];
+    cachedSeconds =
+      Date.UTC(+d.slice(0, 4), +d.slice(5, 7) - 1, +d.slice(8, 10), +d.slice(11, 13), +d.slice(14, 16)) / 1000;
+    cachedPrefix = d;
+  }
   let offset = 0;
-  if (m[8] && m[8] !== "Z") {
-    const digits = m[8].replace(":", "");
+  if (m[4] && m[4] !== "Z") {
+    const digits = m[4].replace(":", "");
     offset = (digits[0] === "-" ? -1 : 1) * (Number(digits.slice(1, 3)) * 3600 + Number(digits.slice(3, 5)) * 60);
   }
-  return { tsSec: local - offset, tsNsec: Number((m[7] ?? "").padEnd(9, "0")) };
+  return { tsSec: cachedSeconds + Number(m[2]) - offset, tsNsec: Number((m[3] ?? "").padEnd(9, "0")) };
 }
 
 function protocolNumber(proto: string | number | undefined): number {

@@ -73,6 +73,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     const passes: PassReport[] = [];
     let suricata: SuricataRun | undefined;
     let unsessioned = 0;
+    let inputSessions = 0;
 
     // Each Suricata run adds the sessions it alerted on; later runs read the clean output, whose packet numbers
     // map back to the input through the split's index.
@@ -103,7 +104,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         }
       });
       await eve.appendFile(await fs.readFile(suricata.eveFile));
-      const flows = await readEveFlows(suricata.flowsFile, new Set(fallback.keys()));
+      const { flows, sessions: total } = await readEveFlows(suricata.flowsFile, new Set(fallback.keys()));
+      if (pass === 1) inputSessions = total;
       for (const [id, flow] of fallback) sessions.addFlow(flows.get(id) ?? flow);
       passes.push(report);
       return report.counted;
@@ -148,9 +150,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         bySignature: counter.signatures(),
         byClasstype: counter.classtypes(),
       },
-      alertedFlows: sessions.flowCount,
       packets: { input: result.packets, clean: result.clean.packets, attacks: result.attacks.packets },
-      sessions: { clean: result.clean.sessions, attacks: result.attacks.sessions },
+      sessions: { clean: inputSessions - sessions.flowCount, attacks: sessions.flowCount },
       outputFormat: result.format,
     };
     await fs.writeFile(outFile("summary.json"), `${JSON.stringify(summary, null, 2)}\n`);

@@ -6,8 +6,6 @@ import path from "node:path";
 import {
   type CapturedPacket,
   type CaptureInfo,
-  DecodeKind,
-  endpointPairKey,
   PacketDecoder,
   PcapngWriter,
   PcapWriter,
@@ -20,8 +18,6 @@ import { forEachPacket } from "./packet-stream.js";
 export interface SplitOutput {
   name: string;
   packets: number;
-  /** Distinct TCP/UDP conversations (protocol + endpoint pair, either direction). */
-  sessions: number;
 }
 
 export interface SplitResult {
@@ -42,7 +38,6 @@ export interface SplitOptions {
 interface Side {
   file: fs.WriteStream;
   writer: { write(packet: CapturedPacket, comments?: readonly string[]): void; finish(): void } | undefined;
-  sessions: Set<string>;
   packets: number;
 }
 
@@ -71,10 +66,6 @@ export async function splitCapture(
     if (!target.writer) target.writer = createWriter(source.info, target.file);
     target.writer.write(packet, source.packetComments());
     target.packets++;
-    if (d.kind === DecodeKind.Tcp || d.kind === DecodeKind.Udp) {
-      const length = d.ipVersion === 6 ? 16 : 4;
-      target.sessions.add(endpointPairKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort));
-    }
     if (!isAttack) {
       const at = (clean as Side).packets - 1;
       if (at >= cleanIndex.length) {
@@ -84,9 +75,9 @@ export async function splitCapture(
       }
       cleanIndex[at] = packet.index;
     }
-    return (clean as Side).file.writableNeedDrain || (attack as Side).file.writableNeedDrain
-      ? Promise.race([drained((clean as Side).file), drained((attack as Side).file)])
-      : undefined;
+    if ((clean as Side).file.writableNeedDrain) return drained((clean as Side).file);
+    if ((attack as Side).file.writableNeedDrain) return drained((attack as Side).file);
+    return undefined;
   });
   if (!clean || !attack || !format) {
     throw new TracemillError("BAD_INPUT", `${input} holds no packet: nothing to sanitize`, { file: input });
@@ -95,8 +86,8 @@ export async function splitCapture(
   return {
     format,
     packets: total.packets,
-    clean: { name: `clean.${format}`, packets: clean.packets, sessions: clean.sessions.size },
-    attacks: { name: `attacks.${format}`, packets: attack.packets, sessions: attack.sessions.size },
+    clean: { name: `clean.${format}`, packets: clean.packets },
+    attacks: { name: `attacks.${format}`, packets: attack.packets },
     outputs: [
       { name: `clean.${format}`, kind: "clean-pcap" },
       { name: `attacks.${format}`, kind: "attacks-pcap" },
@@ -106,7 +97,7 @@ export async function splitCapture(
 }
 
 function side(file: string): Side {
-  return { file: fs.createWriteStream(file), writer: undefined, sessions: new Set(), packets: 0 };
+  return { file: fs.createWriteStream(file), writer: undefined, packets: 0 };
 }
 
 function createWriter(info: CaptureInfo, file: fs.WriteStream): NonNullable<Side["writer"]> {
