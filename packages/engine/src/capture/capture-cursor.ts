@@ -2,7 +2,7 @@
 import type { CaptureDamage, CapturedPacket, CaptureInfo, PacketSource } from "@tracemill/core";
 import { isTracemillError, openPacketSource } from "@tracemill/core";
 import { CaptureInput } from "./capture-input.js";
-import { readChunk, withFile, withFileName } from "./read-capture.js";
+import { readChunk, readFirstChunk, withFile, withFileName } from "./read-capture.js";
 
 export interface CaptureCursorOptions {
   /** Bytes read from disk at a time; default 4 MiB. */
@@ -38,7 +38,7 @@ export class CaptureCursor {
   static async open(file: string, options: CaptureCursorOptions = {}): Promise<CaptureCursor> {
     const input = await CaptureInput.open(file, options.chunkBytes);
     try {
-      const first = await readChunk(input, file, null);
+      const first = await readFirstChunk(input, file);
       const source = withFile(file, () => openPacketSource(first ?? new Uint8Array(0)));
       return new CaptureCursor(file, input, source);
     } catch (error) {

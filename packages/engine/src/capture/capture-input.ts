@@ -90,7 +90,7 @@ export class CaptureInput {
 
   private startGunzip(file: string, chunkBytes: number): void {
     this.stream = fs.createReadStream(file, { highWaterMark: chunkBytes });
-    const gunzip = zlib.createGunzip({ chunkSize: Math.min(chunkBytes, 1024 * 1024) });
+    const gunzip = zlib.createGunzip({ chunkSize: Math.max(64, Math.min(chunkBytes, 1024 * 1024)) });
     this.stream.on("error", (error) => gunzip.destroy(error));
     this.gunzip = this.stream.pipe(gunzip)[Symbol.asyncIterator]();
   }

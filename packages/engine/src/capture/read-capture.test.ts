@@ -123,6 +123,21 @@ describe("readCapture", () => {
     expect(plain.result.compressed).toBe(false);
   });
 
+  it("recognises ERF (no magic) even when the input comes in chunks smaller than a record", async () => {
+    const erf = path.join(fixtures, "erf_100-packets.erf");
+    const whole = await collect(erf);
+    const gz = path.join(tmp, "erf.gz");
+    fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(erf)));
+    for (const [file, chunkBytes] of [
+      [erf, 10],
+      [gz, 10],
+    ] as const) {
+      const small = await collect(file, { chunkBytes });
+      expect(small.packets).toEqual(whole.packets);
+      expect(small.result.format).toBe("erf");
+    }
+  });
+
   it("gives the same packets with small chunks and reports progress up to the file size", async () => {
     const plain = await collect(pcapng);
     const progress: number[] = [];

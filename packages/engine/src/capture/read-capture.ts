@@ -7,6 +7,7 @@ import {
   isTracemillError,
   openPacketSource,
   type PacketSource,
+  SNIFF_BYTES,
   TracemillError,
 } from "@tracemill/core";
 import { CaptureInput } from "./capture-input.js";
@@ -55,7 +56,7 @@ export async function readCapture(
 ): Promise<ReadCaptureResult> {
   const input = await CaptureInput.open(file, options.chunkBytes);
   try {
-    const first = await readChunk(input, file, null);
+    const first = await readFirstChunk(input, file);
     const source = withFile(file, () => openPacketSource(first ?? new Uint8Array(0)));
     const stats = new PacketStats();
     let damage: CaptureDamage | undefined;
@@ -143,6 +144,26 @@ export async function readChunk(
     const reason = `the gzip data is damaged (${(error as Error).message})`;
     throw new TracemillError(packets > 0 ? "DAMAGED_INPUT" : "BAD_INPUT", `${file}: ${reason}`, { file, offset });
   }
+}
+
+/**
+ * The first chunk, grown to at least SNIFF_BYTES when the input has them: gzip output can come in small pieces,
+ * and ERF (which has no magic) is recognised from its first records.
+ */
+export async function readFirstChunk(input: CaptureInput, file: string): Promise<Uint8Array | null> {
+  const first = await readChunk(input, file, null);
+  if (first === null || first.length >= SNIFF_BYTES) return first;
+  // Copied before reading on: the input reuses its buffers.
+  let joined = first.slice();
+  while (joined.length < SNIFF_BYTES) {
+    const more = await readChunk(input, file, null);
+    if (more === null) break;
+    const grown = new Uint8Array(joined.length + more.length);
+    grown.set(joined);
+    grown.set(more, joined.length);
+    joined = grown;
+  }
+  return joined;
 }
 
 /** Runs fn, naming the file in any TracemillError it throws. */
