@@ -175,7 +175,25 @@ describe("web app", () => {
     await shot("my-jobs");
   });
 
+  it("chains a job on an earlier job's output instead of an upload", async () => {
+    await page.goto(`${app.url}/ui/extract`);
+    await page.getByLabel("Title").fill("Features of the mix");
+    await page
+      .getByLabel("Or use an output of an earlier job")
+      .selectOption({ label: "Wikipedia with Log4Shell / merged.pcap" });
+    await page.getByTestId("picked-file").filter({ hasText: "merged.pcap" }).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("button", { name: "Create job" }).click();
+    await page.waitForURL(`${app.url}/ui/dataSets`);
+    expect(await finished(page, "Features of the mix")).toBe("succeeded");
+    await card(page, "Features of the mix").getByRole("link", { name: "Details" }).click();
+    const input = page.getByRole("row", { name: /merged\.pcap/ });
+    await input.waitFor();
+    expect(await input.textContent()).toContain("capture");
+  });
+
   it("downloads outputs and shows a job's details", async () => {
+    await page.goto(`${app.url}/ui/dataSets`);
     const done = jobs.find((j) => SUPPORTED.has(j.capability)) ?? jobs[0];
     const jobCard = card(page, done.title);
     if (SUPPORTED.has(done.capability)) {

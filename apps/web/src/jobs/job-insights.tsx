@@ -114,10 +114,7 @@ function ImagePreview({ job, name }: { job: Job; name: string }) {
       {problem && <p>{problem}</p>}
       <div className="image-strip">
         {urls.map((image) => (
-          <figure key={image.name}>
-            <img src={image.url} alt={`Sessions drawn in grayscale: ${image.name}`} />
-            <figcaption>{image.name}</figcaption>
-          </figure>
+          <PreviewImage key={image.name} name={image.name} url={image.url} />
         ))}
       </div>
     </>
@@ -132,5 +129,25 @@ function TextPreview({ job, name }: { job: Job; name: string }) {
       <h2>First lines of {name}</h2>
       <pre className="text-preview">{lines.join("\n")}</pre>
     </>
+  );
+}
+
+/** One image at twice its size (pixels kept sharp), captioned with its real size in pixels. */
+function PreviewImage({ name, url }: { name: string; url: string }) {
+  const [size, setSize] = useState<[number, number]>();
+  return (
+    <figure>
+      <img
+        src={url}
+        alt={`Sessions drawn in grayscale: ${name}`}
+        width={size ? size[0] * 2 : undefined}
+        height={size ? size[1] * 2 : undefined}
+        onLoad={(e) => setSize([e.currentTarget.naturalWidth, e.currentTarget.naturalHeight])}
+      />
+      <figcaption>
+        {name}
+        {size && ` (${size[0]} × ${size[1]} px)`}
+      </figcaption>
+    </figure>
   );
 }
