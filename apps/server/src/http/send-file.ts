@@ -5,7 +5,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 /** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 5987 wants them encoded.
+  const exact = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
 const TYPES: Record<string, string> = {

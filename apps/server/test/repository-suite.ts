@@ -1,0 +1,112 @@
+// The repository suite every database backend must pass (SQLite today; PostgreSQL runs the same cases later).
+import { describe, expect, it } from "vitest";
+import type { Db } from "../src/db/connect.js";
+import { filesRepository } from "../src/repositories/files.js";
+import { jobsRepository } from "../src/repositories/jobs.js";
+import { sessionsRepository, usersRepository } from "../src/repositories/users.js";
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+
+const user = (id: string, email: string) => ({
+  id,
+  user_name: id,
+  email,
+  email_key: email.toLowerCase(),
+  password_hash: "x",
+  created_at: at(0),
+});
+
+const file = (id: string, owner: string) => ({
+  id,
+  owner_id: owner,
+  name: `${id}.pcap`,
+  size: 5_000_000_000,
+  sha256: "0".repeat(64),
+  format: "pcap",
+  compression: null,
+  created_at: at(0),
+});
+
+const job = (id: string, owner: string, minute: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  owner_id: owner,
+  title: id,
+  description: "",
+  public: 0,
+  capability: "extract",
+  params: "{}",
+  status: "queued",
+  percent: 0,
+  stage: "queued",
+  error: null,
+  summary: null,
+  cancel_requested: 0,
+  created_at: at(minute),
+  started_at: null,
+  finished_at: null,
+  ...extra,
+});
+
+export function repositorySuite(name: string, open: () => Promise<Db>): void {
+  describe(`repositories on ${name}`, () => {
+    it("keeps emails unique whatever their case, and finds sessions only until they expire", async () => {
+      const db = await open();
+      const users = usersRepository(db);
+      const sessions = sessionsRepository(db);
+      expect(await users.insert(user("u1", "Ada@Example.org"))).toBe(true);
+      expect(await users.insert(user("u2", "ada@example.ORG"))).toBe(false);
+      expect((await users.byEmailKey("ada@example.org"))?.email).toBe("Ada@Example.org");
+      await sessions.insert({ id: "s1", user_id: "u1", created_at: at(0), expires_at: at(10) });
+      expect((await sessions.userOf("s1", at(5)))?.user_name).toBe("u1");
+      expect(await sessions.userOf("s1", at(10))).toBeUndefined();
+      await sessions.removeExpired(at(11));
+      expect(await sessions.userOf("s1", at(0))).toBeUndefined();
+      await db.destroy();
+    });
+
+    it("queues jobs oldest first, moves them only from the expected state, and re-queues interrupted ones", async () => {
+      const db = await open();
+      await usersRepository(db).insert(user("u1", "a@b.org"));
+      await filesRepository(db).insert(file("f1", "u1"));
+      const jobs = jobsRepository(db);
+      await jobs.insert(job("late", "u1", 2), [{ role: "capture", fileId: "f1" }]);
+      await jobs.insert(job("early", "u1", 1), [{ role: "capture", fileId: "f1" }]);
+      expect((await jobs.nextQueued(5)).map((j) => j.id)).toEqual(["early", "late"]);
+      expect(await jobs.transition("early", ["queued"], { status: "running" })).toBe(true);
+      expect(await jobs.transition("early", ["queued"], { status: "running" })).toBe(false);
+      await jobs.insert(job("doomed", "u1", 3, { status: "running", cancel_requested: 1 }), []);
+      await jobs.requeueInterrupted(at(9));
+      expect((await jobs.byId("early"))?.status).toBe("queued");
+      expect((await jobs.byId("doomed"))?.status).toBe("cancelled");
+      expect((await jobs.byId("early"))?.owner_name).toBe("u1");
+      await db.destroy();
+    });
+
+    it("stores outputs in order, sizes beyond 32 bits, and finds inputs no other job shares", async () => {
+      const db = await open();
+      await usersRepository(db).insert(user("u1", "a@b.org"));
+      const files = filesRepository(db);
+      await files.insert(file("shared", "u1"));
+      await files.insert(file("own", "u1"));
+      const jobs = jobsRepository(db);
+      await jobs.insert(job("j1", "u1", 1), [
+        { role: "capture", fileId: "shared" },
+        { role: "attacks", fileId: "own" },
+      ]);
+      await jobs.insert(job("j2", "u1", 2), [{ role: "capture", fileId: "shared" }]);
+      expect(await files.unsharedInputsOf("j1")).toEqual(["own"]);
+      await jobs.setOutputs("j1", [
+        { job_id: "j1", name: "b.csv", kind: "features-csv", size: 6_000_000_000 },
+        { job_id: "j1", name: "a.json", kind: "summary-json", size: 2 },
+      ]);
+      const outputs = await jobs.outputsOf(["j1"]);
+      expect(outputs.map((o) => o.name)).toEqual(["b.csv", "a.json"]);
+      expect(Number(outputs[0].size)).toBe(6_000_000_000);
+      expect(Number((await jobs.inputsOf(["j1"])).find((i) => i.role === "capture")?.size)).toBe(5_000_000_000);
+      await jobs.remove("j1");
+      expect(await jobs.byId("j1")).toBeUndefined();
+      expect(await files.unsharedInputsOf("j2")).toEqual(["shared"]);
+      await db.destroy();
+    });
+  });
+}
