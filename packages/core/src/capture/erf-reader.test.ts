@@ -62,6 +62,11 @@ describe("ERF reader", () => {
     ]);
   });
 
+  it("lists the ports it saw in port order", () => {
+    const { reader } = read(record({ type: 2, port: 3, data: 20 }), record({ type: 2, port: 0, data: 20 }));
+    expect(reader.info.interfaces.map((i) => i.index)).toEqual([0, 3]);
+  });
+
   it("skips extension headers and trailing padding (captured = min(rlen - headers, wlen))", () => {
     const { packets } = read(
       record({ type: 2, ext: 2, data: 30, pad: 6, wlen: 30 }),

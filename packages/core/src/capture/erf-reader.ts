@@ -109,7 +109,9 @@ export class ErfReader extends ReaderBase {
   private addInterface(port: number, linkType: number): void {
     this.seenPorts[port] = true;
     const name = `port ${"ABCD"[port]}`;
-    this.info.interfaces.push({
+    const interfaces = this.info.interfaces;
+    const at = interfaces.findIndex((i) => i.index > port);
+    interfaces.splice(at < 0 ? interfaces.length : at, 0, {
       index: port,
       section: 0,
       linkType,

@@ -9,7 +9,10 @@ export type CaptureByteOrder = "little-endian" | "big-endian" | "mixed";
 
 /** One capture interface: a pcapng IDB, the single interface of a pcap file, or an ERF port seen in the records. */
 export interface CaptureInterface {
-  /** Index as carried by CapturedPacket.interfaceIndex (pcapng: counted across all sections). */
+  /**
+   * Index as carried by CapturedPacket.interfaceIndex (pcapng: counted across all sections, equal to the position
+   * in `interfaces`; ERF: the port, listing only ports seen, in port order — look interfaces up by this field).
+   */
   index: number;
   /** 0-based section the interface was declared in (pcapng); 0 otherwise. */
   section: number;
