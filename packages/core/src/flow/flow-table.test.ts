@@ -110,6 +110,26 @@ describe("FlowTable", () => {
     expect(ends.length).toBe(99);
   });
 
+  it("notices an idle session within a thousandth of the idle timeout", () => {
+    const ends: number[] = [];
+    const table = new FlowTable<null>({
+      createState: () => null,
+      onStart: () => {},
+      onPacket: () => {},
+      onEnd: (session) => ends.push(session.seq),
+    });
+    const decoded = createDecodedPacket();
+    Object.assign(decoded, { kind: DecodeKind.Udp, protocol: 17, ipVersion: 4, srcPort: 1, dstPort: 2 });
+    decoded.src.set([1, 1, 1, 1]);
+    decoded.dst.set([2, 2, 2, 2]);
+    table.add(decoded, 1000, 0, 40, 0);
+    decoded.srcPort = 3;
+    table.add(decoded, 1120, 0, 40, 1);
+    expect(ends).toEqual([]);
+    table.add(decoded, 1120, 200_000_000, 40, 2);
+    expect(ends).toEqual([0]);
+  });
+
   it("rejects a timeout that is not a positive number", () => {
     const hooks = { createState: () => null, onStart() {}, onPacket() {}, onEnd() {} };
     for (const options of [{ idleTimeoutNs: 0 }, { activeTimeoutNs: -1 }, { idleTimeoutNs: Number.NaN }]) {

@@ -1,9 +1,9 @@
 // The flow table: groups TCP/UDP packets into bidirectional sessions and ends them by timeout, RST or FINs.
-// Lookup is an open-addressing hash table on a symmetric hash of the endpoints; expiry walks a queue of sessions in
-// the order they were last checked, so each packet costs O(1) and memory follows the number of live sessions.
+// Lookup is an open-addressing hash table on a symmetric hash of the endpoints; expiry is a timing wheel, so each
+// packet costs O(1), touches only its own session, and memory follows the number of live sessions.
 import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
-import { ExpiryQueue } from "./expiry-queue.js";
+import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
 import { EndReason, Session } from "./session.js";
 
@@ -42,7 +42,11 @@ export class FlowTable<T> {
   /** The hash of the session in each slot, so probing does not touch sessions that cannot match. */
   private hashes = new Int32Array(INITIAL_SLOTS);
   private mask = INITIAL_SLOTS - 1;
-  private readonly queue = new ExpiryQueue<T>();
+  private readonly wheel: ExpiryWheel<T>;
+  private readonly endIdle = (session: Session<T>) => {
+    if (!session.closed) session.endReason = EndReason.Idle;
+    this.end(session);
+  };
   private readonly pool: Session<T>[] = [];
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
@@ -70,6 +74,7 @@ export class FlowTable<T> {
         throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
       }
     }
+    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
       time: 0,
@@ -151,7 +156,7 @@ export class FlowTable<T> {
     if (session !== null) {
       const flags = packet.tcpFlags;
       const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
-      // The expiry queue may not have reached an idle session yet: the idle rule is checked here too.
+      // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
       const idle = time - session.lastTime > this.idleTimeoutNs;
       if (newSyn || idle || time - session.firstTime > this.activeTimeoutNs) {
         if (!session.closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
@@ -181,34 +186,21 @@ export class FlowTable<T> {
   }
 
   /**
-   * Ends sessions idle at `time` (ns since the time base). The queue is in the order sessions were last checked, not
-   * strictly by last packet, so a session may end up to one idle timeout late here; the lookup in `add` and `flush`
-   * apply the idle rule exactly, so only the moment of the `onEnd` call varies, never a session's packets.
+   * Ends sessions idle at `time` (ns since the time base). The wheel notices a session at most idleTimeout / 1024
+   * after it became idle; `add` and `flush` apply the idle rule exactly, so only the moment of the `onEnd` call can
+   * vary, never which packets a session has.
    */
   expire(time: number): void {
-    const limit = time - this.idleTimeoutNs;
-    const queue = this.queue;
-    while (queue.length > 0 && queue.headTime() < limit) {
-      const session = queue.pop();
-      if (session === null) continue;
-      if (session.lastTime < limit) {
-        if (!session.closed) session.endReason = EndReason.Idle;
-        this.end(session);
-      } else {
-        queue.push(session, session.lastTime);
-      }
-    }
+    this.wheel.expire(time - this.idleTimeoutNs, this.endIdle);
   }
 
   /** The end of the capture: ends every session (those idle for longer than the timeout with reason idle). */
   flush(): void {
     const limit = this.clock - this.idleTimeoutNs;
-    while (this.queue.length > 0) {
-      const session = this.queue.pop();
-      if (session === null) continue;
+    this.wheel.drain((session) => {
       if (!session.closed) session.endReason = session.lastTime < limit ? EndReason.Idle : EndReason.EndOfCapture;
       this.end(session);
-    }
+    });
   }
 
   private trackClose(session: Session<T>, flags: number, forward: boolean): void {
@@ -258,7 +250,7 @@ export class FlowTable<T> {
     session.closed = false;
     session.endReason = EndReason.EndOfCapture;
     this.insert(session);
-    this.queue.push(session, time);
+    this.wheel.push(session, time);
     return session;
   }
 

@@ -54,7 +54,7 @@ export class Session<T = unknown> {
   /** Set once both FINs or a RST were seen: later packets of the connection still count here, a new SYN does not. */
   closed = false;
   endReason: EndReason = EndReason.EndOfCapture;
-  /** Bumped when the record ends, so that stale references to it (in the expiry queue) are recognised. */
+  /** Bumped when the record ends, so that stale references to it (in the expiry wheel) are recognised. */
   generation = 0;
   /** The owner's per-session state (feature extractors, series), created once per record and reused. */
   state: T;
@@ -63,15 +63,13 @@ export class Session<T = unknown> {
     this.state = state;
   }
 
-  /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes). */
+  /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */
   address(forward: boolean, out: Uint8Array): Uint8Array {
-    const words = forward ? [this.fwd0, this.fwd1, this.fwd2, this.fwd3] : [this.bwd0, this.bwd1, this.bwd2, this.bwd3];
-    const count = this.ipVersion === 4 ? 1 : 4;
-    for (let i = 0; i < count; i++) {
-      out[4 * i] = words[i] >>> 24;
-      out[4 * i + 1] = (words[i] >>> 16) & 255;
-      out[4 * i + 2] = (words[i] >>> 8) & 255;
-      out[4 * i + 3] = words[i] & 255;
+    putWord(out, 0, forward ? this.fwd0 : this.bwd0);
+    if (this.ipVersion === 6) {
+      putWord(out, 4, forward ? this.fwd1 : this.bwd1);
+      putWord(out, 8, forward ? this.fwd2 : this.bwd2);
+      putWord(out, 12, forward ? this.fwd3 : this.bwd3);
     }
     return out;
   }
@@ -80,4 +78,11 @@ export class Session<T = unknown> {
   get duration(): number {
     return this.lastTime - this.firstTime;
   }
+}
+
+function putWord(out: Uint8Array, at: number, word: number): void {
+  out[at] = word >>> 24;
+  out[at + 1] = (word >>> 16) & 255;
+  out[at + 2] = (word >>> 8) & 255;
+  out[at + 3] = word & 255;
 }
