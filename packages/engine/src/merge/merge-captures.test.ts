@@ -156,8 +156,30 @@ describe("mergeCaptures", () => {
         name: "\\Device\\NPF_{5AE6EDB4-EFF9-46B3-A3C2-EE50C688A9E6}",
         description: "Ethernet 2",
       },
-      { linkType: 1, snaplen: 262144, name: "eth0", description: undefined },
+      { linkType: 1, snaplen: 0, name: "eth0", description: undefined },
     ]);
+  });
+
+  it("keeps every interface of a multi-section pcapng with its link type and snap length", async () => {
+    const sections = fixture("pcapng-sections-test202.pcapng");
+    const { output, result } = await merge(wikipedia, sections, {});
+    expect(result.summary.packets).toBe(136 + 8);
+    const cursor = new FileCursor(output, "out");
+    const seen = new Set<string>();
+    for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
+      seen.add(`${p.interfaceIndex}:${p.linkType}`);
+    cursor.close();
+    expect(cursor.info?.interfaces.map((i) => [i.linkType, i.snaplen, i.name])).toEqual([
+      [1, 65535, undefined],
+      [1, 96, "eth0"],
+      [0, 0, "null1"],
+      [1, 128, "silly ethernet interface 2"],
+      [1, 96, "eth0"],
+      [0, 0, "null1"],
+    ]);
+    expect(cursor.info?.comments).toEqual(["test202 SHB-0", "test202 SHB-1", "test202 SHB-2"]);
+    expect(seen.has("0:1")).toBe(true);
+    expect(seen.has("2:0")).toBe(true);
   });
 
   it("leaves nothing behind when cancelled", async () => {

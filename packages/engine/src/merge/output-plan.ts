@@ -44,7 +44,7 @@ export function planOutput(background: CaptureScan, attacks: CaptureScan): Outpu
   const interfacesOf = (scan: CaptureScan): PcapngInterfaceOptions[] =>
     scan.info.interfaces.map((iface) => ({
       linkType: iface.linkType,
-      snaplen: iface.snaplen || undefined,
+      snaplen: iface.snaplen,
       name: iface.name,
       description: iface.description,
       tsresol: needsNs(scan) ? 9 : 6,
