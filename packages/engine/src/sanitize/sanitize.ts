@@ -3,11 +3,17 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type Alert, parseClassificationConfig, parseIpAddress, TracemillError } from "@tracemill/core";
+import {
+  type Alert,
+  parseClassificationConfig,
+  parseEveAlertLine,
+  parseIpAddress,
+  TracemillError,
+} from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
-import { readEveAlerts, readEveFlows, toUs } from "./eve-files.js";
+import { readEveFlows, toUs } from "./eve-files.js";
 import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
@@ -83,15 +89,9 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         pass === 1 ? 0 : 60,
         pass === 1 ? "running Suricata" : `running Suricata on the clean capture (${pass})`,
       );
-      suricata = await runSuricataOnCapture(target, setup, path.join(work, `pass-${pass}`));
       const fallback = new Map<string, AttackFlow>();
-      const report: PassReport = {
-        capture: pass === 1 ? "input" : "clean",
-        suricataSeconds: suricata.seconds,
-        alerts: 0,
-        counted: 0,
-      };
-      await readEveAlerts(suricata.eveFile, classifications, (alert) => {
+      const report: PassReport = { capture: pass === 1 ? "input" : "clean", suricataSeconds: 0, alerts: 0, counted: 0 };
+      const onAlert = (alert: Alert) => {
         report.alerts++;
         counter.add(alert);
         u2.write(alert);
@@ -102,7 +102,14 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         if (alert.packetNumber) {
           sessions.addPacketNumber(cleanIndex ? cleanIndex[alert.packetNumber - 1] + 1 : alert.packetNumber);
         }
+      };
+      const dir = path.join(work, `pass-${pass}`);
+      const eveFile = path.join(dir, "eve.json");
+      suricata = await runSuricataOnCapture(target, setup, dir, (text, line) => {
+        const alert = parseEveAlertLine(text, classifications, { file: eveFile, line });
+        if (alert) onAlert(alert);
       });
+      report.suricataSeconds = suricata.seconds;
       await eve.appendFile(await fs.readFile(suricata.eveFile));
       const { flows, sessions: total } = await readEveFlows(suricata.flowsFile, new Set(fallback.keys()));
       if (pass === 1) inputSessions = total;

@@ -1,6 +1,7 @@
 // One offline Suricata run over a capture with Tracemill's generated configuration, in a directory of its own.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { LineTail } from "./line-tail.js";
 import { runSuricataProcess, type SuricataProcessOptions } from "./run-suricata.js";
 import { eveAlertsFile, eveFlowsFile, suricataConfig } from "./suricata-config.js";
 
@@ -31,16 +32,39 @@ export async function runSuricataOnCapture(
   capture: string,
   setup: SuricataRunSetup,
   workDir: string,
+  onEveLine?: (line: string, number: number) => void,
 ): Promise<SuricataRun> {
   await fs.mkdir(workDir, { recursive: true });
   const config = path.join(workDir, "suricata.yaml");
   await fs.writeFile(config, suricataConfig({ logDir: workDir, ...setup }));
   const started = performance.now();
-  const output = await runSuricataProcess(
-    ["-r", capture, "-c", config, "-l", workDir, "-k", "none", "--runmode", setup.runmode],
-    setup,
-  );
+  // EVE lines are handled while Suricata runs (on another core), not all after it.
+  const tail = onEveLine ? new LineTail(path.join(workDir, eveAlertsFile), onEveLine) : undefined;
+  let polling: Promise<void> = Promise.resolve();
+  let tailError: unknown;
+  const timer = setInterval(() => {
+    polling = polling
+      .then(() => tail?.poll())
+      .catch((error: unknown) => {
+        tailError ??= error;
+      });
+  }, 250);
+  let output: Awaited<ReturnType<typeof runSuricataProcess>>;
+  try {
+    output = await runSuricataProcess(
+      ["-r", capture, "-c", config, "-l", workDir, "-k", "none", "--runmode", setup.runmode],
+      setup,
+    );
+  } finally {
+    clearInterval(timer);
+    await polling;
+  }
   const seconds = (performance.now() - started) / 1000;
+  if (tail) {
+    if (tailError === undefined) await tail.finish();
+    else await tail.close();
+    if (tailError !== undefined) throw tailError;
+  }
   const text = `${output.stdout}\n${output.stderr}`;
   return {
     eveFile: path.join(workDir, eveAlertsFile),
