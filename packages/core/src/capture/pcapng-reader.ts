@@ -162,7 +162,7 @@ export class PcapngReader extends ReaderBase {
     const major = view.getUint16(p + 12, le);
     const minor = view.getUint16(p + 14, le);
     if (major !== 1 || (minor !== 0 && minor !== 2)) {
-      this.fail(this.w.offset, `pcapng version ${major}.${minor} is not supported (1.0 is)`);
+      this.fail(this.w.offset, `pcapng version ${major}.${minor} is not supported (1.0 and 1.2 are)`);
     }
     const options = readOptions(this.w.buf, view, p + 24, p + length - 4, le);
     if (typeof options === "string") this.fail(this.w.offset, `section header: ${options}`);
