@@ -176,20 +176,25 @@ describe("web app", () => {
   });
 
   it("chains a job on an earlier job's output instead of an upload", async () => {
-    await page.goto(`${app.url}/ui/extract`);
-    await page.getByLabel("Title").fill("Features of the mix");
+    await page.goto(`${app.url}/ui/extract/labeling`);
+    await page.getByLabel("Title").fill("Labels of the mix");
     await page
       .getByLabel("Or use an output of an earlier job")
       .selectOption({ label: "Wikipedia with Log4Shell / merged.pcap" });
     await page.getByTestId("picked-file").filter({ hasText: "merged.pcap" }).waitFor();
     await page.getByRole("button", { name: "Next" }).click();
+    await upload(page, "Attack capture", "log4shell-exploit.pcap");
     await page.getByRole("button", { name: "Create job" }).click();
     await page.waitForURL(`${app.url}/ui/dataSets`);
-    expect(await finished(page, "Features of the mix")).toBe("succeeded");
-    await card(page, "Features of the mix").getByRole("link", { name: "Details" }).click();
+    expect(await finished(page, "Labels of the mix")).toBe("succeeded");
+    await card(page, "Labels of the mix").getByRole("link", { name: "Details" }).click();
     const input = page.getByRole("row", { name: /merged\.pcap/ });
     await input.waitFor();
     expect(await input.textContent()).toContain("capture");
+    const labels = page.getByRole("img", { name: "Sessions per label" });
+    await labels.waitFor();
+    expect(await labels.textContent()).toMatch(/0 normal.*1 attack|1 attack.*0 normal/);
+    await shot("details-labels-mix");
   });
 
   it("downloads outputs and shows a job's details", async () => {

@@ -68,6 +68,52 @@ function Details({ job }: { job: Job }) {
           {job.error}
         </p>
       )}
+      <h2>Outputs</h2>
+      {job.outputs.length === 0 ? (
+        <p>None yet.</p>
+      ) : (
+        <ul className="outputs">
+          {job.outputs.map((output) => (
+            <li key={output.name}>
+              <a href={api.outputUrl(job.id, output.name)} download={output.name}>
+                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
+              </a>{" "}
+              <small>{formatBytes(output.size)}</small>
+            </li>
+          ))}
+          <li>
+            <a href={api.outputsZipUrl(job.id)} download>
+              Download all (zip)
+            </a>
+          </li>
+        </ul>
+      )}
+      {job.status === "succeeded" && <JobInsights job={job} />}
+      <h2>Inputs</h2>
+      <table className="wide">
+        <thead>
+          <tr>
+            <th scope="col">Role</th>
+            <th scope="col">Name</th>
+            <th scope="col">Format</th>
+            <th scope="col">Size</th>
+            <th scope="col">SHA-256</th>
+          </tr>
+        </thead>
+        <tbody>
+          {job.inputs.map((input) => (
+            <tr key={`${input.role}-${input.id}`}>
+              <td>{input.role}</td>
+              <td>
+                <FileIcon kind={fileKindOf(input.format, input.name)} size={16} /> {input.name}
+              </td>
+              <td>{input.format}</td>
+              <td>{formatBytes(input.size)}</td>
+              <td className="hash">{input.sha256}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <div className="details-grid">
         <div>
           <h2>Parameters</h2>
@@ -125,52 +171,6 @@ function Details({ job }: { job: Job }) {
           )}
         </div>
       </div>
-      <h2>Inputs</h2>
-      <table className="wide">
-        <thead>
-          <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Name</th>
-            <th scope="col">Format</th>
-            <th scope="col">Size</th>
-            <th scope="col">SHA-256</th>
-          </tr>
-        </thead>
-        <tbody>
-          {job.inputs.map((input) => (
-            <tr key={`${input.role}-${input.id}`}>
-              <td>{input.role}</td>
-              <td>
-                <FileIcon kind={fileKindOf(input.format, input.name)} size={16} /> {input.name}
-              </td>
-              <td>{input.format}</td>
-              <td>{formatBytes(input.size)}</td>
-              <td className="hash">{input.sha256}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h2>Outputs</h2>
-      {job.outputs.length === 0 ? (
-        <p>None yet.</p>
-      ) : (
-        <ul className="outputs">
-          {job.outputs.map((output) => (
-            <li key={output.name}>
-              <a href={api.outputUrl(job.id, output.name)} download={output.name}>
-                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
-              </a>{" "}
-              <small>{formatBytes(output.size)}</small>
-            </li>
-          ))}
-          <li>
-            <a href={api.outputsZipUrl(job.id)} download>
-              Download all (zip)
-            </a>
-          </li>
-        </ul>
-      )}
-      {job.status === "succeeded" && <JobInsights job={job} />}
     </section>
   );
 }
