@@ -40,30 +40,45 @@ export interface EveFlows {
   sessions: number;
 }
 
+/** True for the flow record of a TCP or UDP flow (a session, as the split counts them). */
+export function isSessionFlowLine(text: string): boolean {
+  return text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"');
+}
+
+/** The flow id of an EVE line (64-bit, as text). */
+export function eveFlowId(text: string): string | undefined {
+  return /"flow_id":(\d+)/.exec(text)?.[1];
+}
+
+/** One EVE flow record as a time interval in microseconds; undefined when it lacks what that needs. */
+export function parseFlowLine(text: string): AttackFlow | undefined {
+  const event = JSON.parse(text) as EveFlowEvent;
+  const src = parseIpAddress(event.src_ip ?? "");
+  const dst = parseIpAddress(event.dest_ip ?? "");
+  const start = parseEveTimestamp(event.flow?.start ?? "");
+  const end = parseEveTimestamp(event.flow?.end ?? "");
+  if (!src || !dst || !start || !end) return undefined;
+  return {
+    protocol: event.proto === "TCP" ? 6 : event.proto === "UDP" ? 17 : -1,
+    src,
+    srcPort: event.src_port ?? 0,
+    dst,
+    dstPort: event.dest_port ?? 0,
+    startUs: toUs(start),
+    endUs: toUs(end),
+  };
+}
+
 /** Reads the EVE flow records: all are counted, those in `flowIds` are returned. */
 export async function readEveFlows(file: string, flowIds: Set<string>): Promise<EveFlows> {
   const flows = new Map<string, AttackFlow>();
   let sessions = 0;
   await forEachLine(file, (text) => {
-    if (text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"')) sessions++;
-    if (flowIds.size === 0) return;
-    const id = /"flow_id":(\d+)/.exec(text)?.[1];
+    if (isSessionFlowLine(text)) sessions++;
+    const id = flowIds.size > 0 ? eveFlowId(text) : undefined;
     if (!id || !flowIds.has(id)) return;
-    const event = JSON.parse(text) as EveFlowEvent;
-    const src = parseIpAddress(event.src_ip ?? "");
-    const dst = parseIpAddress(event.dest_ip ?? "");
-    const start = parseEveTimestamp(event.flow?.start ?? "");
-    const end = parseEveTimestamp(event.flow?.end ?? "");
-    if (!src || !dst || !start || !end) return;
-    flows.set(id, {
-      protocol: event.proto === "TCP" ? 6 : event.proto === "UDP" ? 17 : -1,
-      src,
-      srcPort: event.src_port ?? 0,
-      dst,
-      dstPort: event.dest_port ?? 0,
-      startUs: toUs(start),
-      endUs: toUs(end),
-    });
+    const flow = parseFlowLine(text);
+    if (flow) flows.set(id, flow);
   });
   return { flows, sessions };
 }

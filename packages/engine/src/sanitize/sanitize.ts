@@ -13,7 +13,7 @@ import {
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
-import { readEveFlows, toUs } from "./eve-files.js";
+import { eveFlowId, isSessionFlowLine, parseFlowLine, readEveFlows, toUs } from "./eve-files.js";
 import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
@@ -70,7 +70,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     return file;
   };
   const u2 = new Unified2File(outFile("alerts.u2"));
-  const eve = await fs.open(outFile("eve.json"), "w");
+  const eveOut = outFile("eve.json");
   try {
     // Suricata reads neither gzip nor an empty capture sensibly: unpack first, refuse empty input up front.
     const input = await plainCapture(capture, path.join(work, "input"), run.signal);
@@ -105,14 +105,36 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       };
       const dir = path.join(work, `pass-${pass}`);
       const eveFile = path.join(dir, "eve.json");
-      suricata = await runSuricataOnCapture(target, setup, dir, (text, line) => {
-        const alert = parseEveAlertLine(text, classifications, { file: eveFile, line });
-        if (alert) onAlert(alert);
-      });
+      // Flow records are kept as they come for flows already alerted; the few whose alert line was read after
+      // their flow record are looked up in a second reading of the file.
+      const flows = new Map<string, AttackFlow>();
+      let total = 0;
+      suricata = await runSuricataOnCapture(
+        target,
+        setup,
+        dir,
+        (text, line) => {
+          const alert = parseEveAlertLine(text, classifications, { file: eveFile, line });
+          if (alert) onAlert(alert);
+        },
+        (text) => {
+          if (isSessionFlowLine(text)) total++;
+          const id = fallback.size > 0 ? eveFlowId(text) : undefined;
+          if (id && fallback.has(id)) {
+            const flow = parseFlowLine(text);
+            if (flow) flows.set(id, flow);
+          }
+        },
+      );
       report.suricataSeconds = suricata.seconds;
-      await eve.appendFile(await fs.readFile(suricata.eveFile));
-      const { flows, sessions: total } = await readEveFlows(suricata.flowsFile, new Set(fallback.keys()));
-      if (pass === 1) inputSessions = total;
+      if (pass === 1) {
+        inputSessions = total;
+        await fs.copyFile(suricata.eveFile, eveOut);
+      } else await fs.appendFile(eveOut, await fs.readFile(suricata.eveFile));
+      const missing = new Set([...fallback.keys()].filter((id) => !flows.has(id)));
+      if (missing.size > 0) {
+        for (const [id, flow] of (await readEveFlows(suricata.flowsFile, missing)).flows) flows.set(id, flow);
+      }
       for (const [id, flow] of fallback) sessions.addFlow(flows.get(id) ?? flow);
       passes.push(report);
       return report.counted;
@@ -177,7 +199,6 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     await Promise.all(written.map((file) => fs.rm(file, { force: true })));
     throw error;
   } finally {
-    await eve.close();
     await fs.rm(work, { recursive: true, force: true });
   }
 }

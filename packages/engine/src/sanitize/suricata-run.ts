@@ -33,18 +33,23 @@ export async function runSuricataOnCapture(
   setup: SuricataRunSetup,
   workDir: string,
   onEveLine?: (line: string, number: number) => void,
+  onFlowLine?: (line: string, number: number) => void,
 ): Promise<SuricataRun> {
   await fs.mkdir(workDir, { recursive: true });
   const config = path.join(workDir, "suricata.yaml");
   await fs.writeFile(config, suricataConfig({ logDir: workDir, ...setup }));
   const started = performance.now();
   // EVE lines are handled while Suricata runs (on another core), not all after it.
-  const tail = onEveLine ? new LineTail(path.join(workDir, eveAlertsFile), onEveLine) : undefined;
+  const tails: LineTail[] = [];
+  if (onEveLine) tails.push(new LineTail(path.join(workDir, eveAlertsFile), onEveLine));
+  if (onFlowLine) tails.push(new LineTail(path.join(workDir, eveFlowsFile), onFlowLine));
   let polling: Promise<void> = Promise.resolve();
   let tailError: unknown;
   const timer = setInterval(() => {
     polling = polling
-      .then(() => tail?.poll())
+      .then(async () => {
+        for (const tail of tails) await tail.poll();
+      })
       .catch((error: unknown) => {
         tailError ??= error;
       });
@@ -60,11 +65,11 @@ export async function runSuricataOnCapture(
     await polling;
   }
   const seconds = (performance.now() - started) / 1000;
-  if (tail) {
+  for (const tail of tails) {
     if (tailError === undefined) await tail.finish();
     else await tail.close();
-    if (tailError !== undefined) throw tailError;
   }
+  if (tailError !== undefined) throw tailError;
   const text = `${output.stdout}\n${output.stderr}`;
   return {
     eveFile: path.join(workDir, eveAlertsFile),
