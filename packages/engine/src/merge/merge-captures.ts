@@ -98,15 +98,20 @@ export async function mergeCaptures(
     tieOrder: "background-first",
   };
 
-  const capture = new AtomicFile(path.join(outDir, outputName));
-  const provenance = new ProvenanceWriter(path.join(outDir, provenanceName), header);
-  const cursors = [new FileCursor(background, bg.name), new FileCursor(attacks, atk.name)];
+  const cursors: FileCursor[] = [];
+  let capture: AtomicFile | undefined;
+  let provenance: ProvenanceWriter | undefined;
   const remapper = map.size > 0 ? new AddressRemapper(map, options.checksums ?? "adjust") : null;
   const decoder = new PacketDecoder();
   const shift = fromNs(placement.shiftNs);
   let written = 0;
   try {
-    const writer = openWriter(plan, bg, atk, capture.write);
+    cursors.push(new FileCursor(background, bg.name), new FileCursor(attacks, atk.name));
+    const file = new AtomicFile(path.join(outDir, outputName));
+    capture = file;
+    const record = new ProvenanceWriter(path.join(outDir, provenanceName), header);
+    provenance = record;
+    const writer = openWriter(plan, bg, atk, file.write);
     const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
@@ -120,21 +125,21 @@ export async function mergeCaptures(
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
       }
       writer.write(packet, keepComments ? source.packetComments() : NO_COMMENTS);
-      provenance.add(input, index);
-      if ((++written & 0xffff) === 0) progress("merging", totalBytes + capture.bytes);
+      record.add(input, index);
+      if ((++written & 0xffff) === 0) progress("merging", totalBytes + file.bytes);
     };
     progress("merging", totalBytes);
-    const pace = () => (capture.full ? capture.drain() : undefined);
+    const pace = () => (file.full ? file.drain() : undefined);
     await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, { signal, pace });
     writer.finish();
-    await capture.drain();
+    await file.drain();
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
-    provenance.finish();
-    await capture.commit();
+    record.finish();
+    await file.commit();
   } catch (error) {
-    capture.abort();
-    provenance.abort();
+    capture?.abort();
+    provenance?.abort();
     throw error;
   } finally {
     for (const cursor of cursors) cursor.close();
