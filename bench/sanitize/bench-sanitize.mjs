@@ -20,6 +20,10 @@ for (let i = 0; i < args.length; i++) {
 const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-bench-sanitize-"));
 try {
   const ruleset = await loadRuleset(defaultRulesetDir());
+  // Suricata's CPU time comes from /usr/bin/time around it; Tracemill's from process.cpuUsage() (children excluded).
+  const timing = path.join(out, "suricata-cpu.txt");
+  const wrapper = path.join(out, "suricata-timed");
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec /usr/bin/time -o ${timing} -f "%U %S" suricata "$@"\n`, { mode: 0o755 });
   const alone = await runSuricataOnCapture(
     capture,
     {
@@ -28,15 +32,27 @@ try {
       homeNet: "any",
       externalNet: "any",
       runmode: "single",
+      suricataPath: wrapper,
     },
     path.join(out, "alone"),
   );
+  const suricataCpu = fs
+    .readFileSync(timing, "utf8")
+    .trim()
+    .split("\n")
+    .at(-1)
+    .split(" ")
+    .map(Number)
+    .reduce((a, b) => a + b, 0);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   // One Suricata run: verification passes are further Suricata runs and would only add Suricata time.
   const outDir = path.join(out, "sanitized");
   fs.mkdirSync(outDir);
   const result = await sanitize(capture, { ruleFiles, verifyPasses: 0 }, { outDir });
   const total = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const tracemillCpu = (cpu.user + cpu.system) / 1e6;
   const s = result.summary;
   const suricata = alone.seconds;
   const added = total - suricata;
@@ -50,6 +66,9 @@ try {
     `tracemill adds ${added.toFixed(2)} s (${((100 * added) / suricata).toFixed(1)} % of Suricata's time; target < 30 %)`,
   );
   console.log(`total          ${total.toFixed(2)} s`);
+  console.log(
+    `cpu            Suricata ${suricataCpu.toFixed(2)} s, Tracemill ${tracemillCpu.toFixed(2)} s (${((100 * tracemillCpu) / suricataCpu).toFixed(1)} %)`,
+  );
 } finally {
   fs.rmSync(out, { recursive: true, force: true });
 }
