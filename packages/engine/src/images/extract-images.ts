@@ -93,7 +93,7 @@ export async function extractImages(
       options,
       run,
     );
-    const counts = await sheets.finish();
+    const counts = sheets.finish();
     zip.addFile(path.join(scratch, IMAGE_MANIFEST_NAME), IMAGE_MANIFEST_NAME);
     zip.addFile(path.join(scratch, IMAGES_CSV_ENTRY), IMAGES_CSV_ENTRY);
     await zip.finish();

@@ -2,21 +2,17 @@
 // Written directly (signature, IHDR, one IDAT, IEND; PNG spec §5, §11.2) rather than through pngjs: for images of a
 // few kilobytes, pngjs's per-image buffers and filter pass cost several times the compression itself, and images are
 // made by the thousand. pngjs still decodes them in the tests, as an independent reader.
-import { promisify } from "node:util";
 import zlib from "node:zlib";
-
-const deflate = promisify(zlib.deflate);
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GRAYSCALE = 0;
 const FILTER_NONE = 0;
 
 /**
- * Encodes `pixels` (width × height bytes, row after row) as a grayscale PNG. `pixels` is copied before the first
- * await, so the caller may reuse it at once. Compression runs on libuv's thread pool: while one image is deflated
- * the main thread goes on reading packets.
+ * Encodes `pixels` (width × height bytes, row after row) as a grayscale PNG. Synchronous on purpose: for images of
+ * a few kilobytes, handing each one to the thread pool (zlib.deflate) costs more than compressing it here.
  */
-export async function encodeGrayscalePng(pixels: Uint8Array, width: number, height: number): Promise<Buffer> {
+export function encodeGrayscalePng(pixels: Uint8Array, width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -30,7 +26,7 @@ export async function encodeGrayscalePng(pixels: Uint8Array, width: number, heig
     raw.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   }
   // Level 1: within a few percent of level 6 in size on these rows, at half the time.
-  const data = await deflate(raw, { level: 1 });
+  const data = zlib.deflateSync(raw, { level: 1 });
   return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", data), chunk("IEND", Buffer.alloc(0))]);
 }
 

@@ -39,10 +39,10 @@ afterEach(() => {
 });
 
 describe("encodeGrayscalePng", () => {
-  it("round-trips every byte value exactly as 8-bit grayscale", async () => {
+  it("round-trips every byte value exactly as 8-bit grayscale", () => {
     const pixels = new Uint8Array(3 * 280);
     for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7) % 256;
-    const png = PNG.sync.read(await encodeGrayscalePng(pixels, 280, 3), { skipRescale: true });
+    const png = PNG.sync.read(encodeGrayscalePng(pixels, 280, 3), { skipRescale: true });
     expect(png.width).toBe(280);
     expect(png.height).toBe(3);
     // pngjs decodes to RGBA: every channel holds the gray byte, alpha is opaque.
