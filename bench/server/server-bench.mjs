@@ -1,7 +1,8 @@
 // Load test of the server, run by hand after `npx tsc -b`: 100 concurrent clients list their jobs and poll one job's
 // progress while an extraction runs; prints request latency percentiles, then streams a large upload and prints
 // its rate and the server's peak RSS.
-//   node bench/server/server-bench.mjs [capture] [--clients 100] [--seconds 20] [--upload-gb 1]
+//   node bench/server/server-bench.mjs [capture] [--clients 100] [--seconds 20] [--interval 1000] [--upload-gb 1]
+// Each client lists and polls, then waits --interval ms as a browser's polling does (0: back to back, a stress test).
 // Default capture: ../shared/testdata/captures/medium/echo-connections.pcap (repeat it with mergecap for more work).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -16,6 +17,7 @@ const option = (name, fallback) => {
 };
 const clients = option("--clients", 100);
 const seconds = option("--seconds", 20);
+const interval = option("--interval", 1000);
 const uploadGb = option("--upload-gb", 1);
 const capture = args[0] ?? "../shared/testdata/captures/medium/echo-connections.pcap";
 
@@ -112,6 +114,7 @@ async function client(index) {
       latencies.push(performance.now() - started);
       if (!response.ok) errors++;
     }
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
@@ -121,7 +124,7 @@ const finished = (await (await fetch(`${base}/api/jobs`, { headers: authed })).j
   (j) => j.status === "succeeded",
 );
 console.log(
-  `${clients} clients, ${seconds} s, ${latencies.length} requests (${errors} errors): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ${finished.length}/${jobIds.length} extractions finished meanwhile`,
+  `${clients} clients every ${interval} ms, ${seconds} s, ${latencies.length} requests (${errors} errors): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ${finished.length}/${jobIds.length} extractions finished meanwhile`,
 );
 
 if (uploadGb > 0) {

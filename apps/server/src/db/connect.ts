@@ -13,6 +13,9 @@ export async function openDatabase(file: string): Promise<Db> {
   const sqlite = new SqliteDatabase(file);
   // WAL lets readers (lists, polling) proceed while a worker's progress is written.
   sqlite.pragma("journal_mode = WAL");
+  // With WAL, NORMAL syncs at checkpoints, not at every commit: progress updates no longer wait on the disk
+  // (a crash of the process loses nothing; a power cut may lose the last commits, never the database).
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
