@@ -59,7 +59,14 @@ export function suricataConfig(input: SuricataConfigInput): string {
     "      types:",
     "        - alert:",
     "            packet: yes",
-    "            metadata: yes",
+    // Flow metadata (addresses, start) is what the split needs; app-layer and rule metadata would only make the
+    // lines several times longer to write and parse.
+    "            metadata:",
+    "              app-layer: false",
+    "              flow: true",
+    "              rule:",
+    "                metadata: false",
+    "                raw: false",
     "            payload: no",
     "  - eve-log:",
     "      enabled: yes",
