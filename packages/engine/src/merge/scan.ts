@@ -1,10 +1,10 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces) and its SHA-256, read as a stream without keeping packets.
-import type { CaptureInfo } from "@tracemill/core";
+import type { CapturedPacket, CaptureInfo } from "@tracemill/core";
 import { FileCursor } from "./file-cursor.js";
 import { hashFile } from "./file-hash.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
-import { pull } from "./merge-source.js";
+import { type MergeSource, pull } from "./merge-source.js";
 import { compareTimestamps, type Timestamp } from "./timestamp.js";
 
 export interface CaptureScan {
@@ -38,67 +38,86 @@ export async function scanCapture(
   onProgress?: (bytesRead: number) => void,
 ): Promise<CaptureScan> {
   const late = new LatePackets(maxLateBytes, name);
-  const lateIndices: number[] = [];
+  const stats = new TimeStats(late);
   const cursor = new FileCursor(file, name);
   const sha256 = hashFile(file);
   // Rejections are taken up once the pass ends; a damaged capture's error comes first.
   sha256.catch(() => {});
-  let packets = 0;
-  let first: Timestamp | null = null;
-  let minSec = Number.POSITIVE_INFINITY;
-  let minNsec = 0;
-  let maxSec = Number.NEGATIVE_INFINITY;
-  let maxNsec = 0;
-  let outOfOrderPackets = 0;
-  let maxLatenessNs = 0;
-  let microsecondExact = true;
-  const linkTypes = new Set<number>();
-  let lastLinkType = -1;
   try {
     for (let packet = await pull(cursor); packet; packet = cursor.next() ?? (await pullChecked(cursor, signal))) {
-      const { tsSec, tsNsec } = packet;
-      if (packets === 0) first = { sec: tsSec, nsec: tsNsec };
-      packets++;
-      if (tsNsec % 1000 !== 0) microsecondExact = false;
-      if (packet.linkType !== lastLinkType) {
-        lastLinkType = packet.linkType;
-        linkTypes.add(lastLinkType);
-      }
-      if (compareTimestamps(tsSec, tsNsec, maxSec, maxNsec) >= 0) {
-        maxSec = tsSec;
-        maxNsec = tsNsec;
-      } else {
-        outOfOrderPackets++;
-        const lateness = (maxSec - tsSec) * 1e9 + (maxNsec - tsNsec);
-        if (lateness > maxLatenessNs) maxLatenessNs = lateness;
-        late.hold(packet, cursor.packetComments());
-        lateIndices.push(packet.index);
-      }
-      if (compareTimestamps(tsSec, tsNsec, minSec, minNsec) < 0) {
-        minSec = tsSec;
-        minNsec = tsNsec;
-      }
-      if ((packets & 0xffff) === 0) onProgress?.(cursor.bytesRead);
+      stats.add(packet, cursor);
+      if ((stats.packets & 0xffff) === 0) onProgress?.(cursor.bytesRead);
     }
   } finally {
     cursor.close();
   }
+  const some = stats.packets > 0;
   return {
     name,
     sha256: await sha256,
     bytes: cursor.bytesRead,
     info: cursor.info!,
-    packets,
-    first,
-    min: packets > 0 ? { sec: minSec, nsec: minNsec } : null,
-    max: packets > 0 ? { sec: maxSec, nsec: maxNsec } : null,
-    outOfOrderPackets,
-    maxLatenessNs,
-    microsecondExact,
-    linkTypes: [...linkTypes],
+    packets: stats.packets,
+    first: some ? { sec: stats.firstSec, nsec: stats.firstNsec } : null,
+    min: some ? { sec: stats.minSec, nsec: stats.minNsec } : null,
+    max: some ? { sec: stats.maxSec, nsec: stats.maxNsec } : null,
+    outOfOrderPackets: stats.outOfOrderPackets,
+    maxLatenessNs: stats.maxLatenessNs,
+    microsecondExact: stats.microsecondExact,
+    linkTypes: [...stats.linkTypes],
     late: late.sorted(),
-    lateIndices,
+    lateIndices: stats.lateIndices,
   };
+}
+
+/**
+ * The per-packet bookkeeping, kept in an object: its number fields are updated in place, whereas an async
+ * function's locals live in a heap context where every new timestamp beyond 2^30 would be a fresh allocation.
+ */
+class TimeStats {
+  packets = 0;
+  firstSec = 0;
+  firstNsec = 0;
+  minSec = Number.POSITIVE_INFINITY;
+  minNsec = 0;
+  maxSec = Number.NEGATIVE_INFINITY;
+  maxNsec = 0;
+  outOfOrderPackets = 0;
+  maxLatenessNs = 0;
+  microsecondExact = true;
+  readonly linkTypes = new Set<number>();
+  readonly lateIndices: number[] = [];
+  private lastLinkType = -1;
+
+  constructor(private readonly late: LatePackets) {}
+
+  add(packet: CapturedPacket, source: MergeSource): void {
+    const tsSec = packet.tsSec;
+    const tsNsec = packet.tsNsec;
+    if (this.packets++ === 0) {
+      this.firstSec = tsSec;
+      this.firstNsec = tsNsec;
+    }
+    if (tsNsec % 1000 !== 0) this.microsecondExact = false;
+    if (packet.linkType !== this.lastLinkType) {
+      this.lastLinkType = packet.linkType;
+      this.linkTypes.add(packet.linkType);
+    }
+    if (compareTimestamps(tsSec, tsNsec, this.maxSec, this.maxNsec) >= 0) {
+      this.maxSec = tsSec;
+      this.maxNsec = tsNsec;
+    } else {
+      this.outOfOrderPackets++;
+      const lateness = (this.maxSec - tsSec) * 1e9 + (this.maxNsec - tsNsec);
+      if (lateness > this.maxLatenessNs) this.maxLatenessNs = lateness;
+      this.late.hold(packet, source.packetComments());
+      this.lateIndices.push(packet.index);
+    }
+    if (compareTimestamps(tsSec, tsNsec, this.minSec, this.minNsec) < 0) {
+      this.minSec = tsSec;
+      this.minNsec = tsNsec;
+    }
+  }
 }
 
 async function pullChecked(cursor: FileCursor, signal?: AbortSignal) {
