@@ -116,11 +116,9 @@ export async function mergeCaptures(
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const keepComments = plan.format === "pcapng";
-    const sink = (packet: CapturedPacket, input: 0 | 1, tsSec: number, tsNsec: number, source: MergeSource) => {
+    const sink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => {
       const index = packet.index;
       if (input === 1) {
-        packet.tsSec = tsSec;
-        packet.tsNsec = tsNsec;
         packet.interfaceIndex += interfaceOffset;
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
       }

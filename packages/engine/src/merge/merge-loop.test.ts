@@ -40,8 +40,13 @@ function memorySource(timesNs: bigint[], batch = 3): MergeSource {
 
 async function run(background: MergeSource, attacks: MergeSource, shiftNs: bigint) {
   const out: { input: number; index: number; ns: bigint; byte: number }[] = [];
-  await mergeOrdered(background, attacks, fromNs(shiftNs), (packet, input, sec, nsec) => {
-    out.push({ input, index: packet.index, ns: toNs({ sec, nsec }), byte: packet.data[0] });
+  await mergeOrdered(background, attacks, fromNs(shiftNs), (packet, input) => {
+    out.push({
+      input,
+      index: packet.index,
+      ns: toNs({ sec: packet.tsSec, nsec: packet.tsNsec }),
+      byte: packet.data[0],
+    });
   });
   return out;
 }
@@ -105,8 +110,8 @@ describe("InOrderSource", () => {
     const source = new InOrderSource(memorySource(times, 2), late, indices);
     const comments: string[][] = [];
     const out: { index: number; ns: bigint; byte: number }[] = [];
-    await mergeOrdered(source, memorySource([]), { sec: 0, nsec: 0 }, (packet, _input, sec, nsec, from) => {
-      out.push({ index: packet.index, ns: toNs({ sec, nsec }), byte: packet.data[0] });
+    await mergeOrdered(source, memorySource([]), { sec: 0, nsec: 0 }, (packet, _input, from) => {
+      out.push({ index: packet.index, ns: toNs({ sec: packet.tsSec, nsec: packet.tsNsec }), byte: packet.data[0] });
       comments.push(from.packetComments());
     });
     expect(out.map((p) => p.ns)).toEqual([5n, 10n, 20n, 25n, 30n, 30n, 40n, 60n, 65n, 70n, 70n]);

@@ -2,16 +2,13 @@
 // by an exact (seconds, nanoseconds) amount. Equal timestamps: the background's packet goes first, as mergecap does.
 import type { CapturedPacket } from "@tracemill/core";
 import { type MergeSource, pull } from "./merge-source.js";
-import { compareTimestamps, type Timestamp } from "./timestamp.js";
+import type { Timestamp } from "./timestamp.js";
 
-/** Receives the merged packets in order, with the timestamp to write (the attack's already shifted). */
-export type MergeSink = (
-  packet: CapturedPacket,
-  input: 0 | 1,
-  tsSec: number,
-  tsNsec: number,
-  source: MergeSource,
-) => void;
+/**
+ * Receives the merged packets in order. Attack packets (input 1) arrive with their timestamps already shifted:
+ * the loop rewrites tsSec/tsNsec of the packet object the source returned, in place.
+ */
+export type MergeSink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => void;
 
 const NS = 1_000_000_000;
 /** How many packets go by between looks at the abort signal and the writer's back-pressure. */
@@ -30,18 +27,7 @@ export async function mergeOrdered(
 ): Promise<void> {
   const { signal, pace } = options;
   let a = await pull(background);
-  let b = await pull(attacks);
-  let bSec = 0;
-  let bNsec = 0;
-  const shiftB = (packet: CapturedPacket) => {
-    bSec = packet.tsSec + shift.sec;
-    bNsec = packet.tsNsec + shift.nsec;
-    if (bNsec >= NS) {
-      bNsec -= NS;
-      bSec += 1;
-    }
-  };
-  if (b) shiftB(b);
+  let b = shifted(await pull(attacks), shift);
   let sinceCheck = 0;
   while (a || b) {
     if (++sinceCheck === CHECK_EVERY) {
@@ -50,13 +36,27 @@ export async function mergeOrdered(
       const wait = pace?.();
       if (wait) await wait;
     }
-    if (a && (!b || compareTimestamps(a.tsSec, a.tsNsec, bSec, bNsec) <= 0)) {
-      sink(a, 0, a.tsSec, a.tsNsec, background);
+    // Timestamps are compared field by field in place: no number leaves its object, so none is boxed.
+    if (a && (!b || a.tsSec < b.tsSec || (a.tsSec === b.tsSec && a.tsNsec <= b.tsNsec))) {
+      sink(a, 0, background);
       a = background.next() ?? (await pull(background));
     } else if (b) {
-      sink(b, 1, bSec, bNsec, attacks);
-      b = attacks.next() ?? (await pull(attacks));
-      if (b) shiftB(b);
+      sink(b, 1, attacks);
+      b = shifted(attacks.next() ?? (await pull(attacks)), shift);
     }
   }
+}
+
+/** Adds the shift to a packet's timestamp, in place. */
+function shifted(packet: CapturedPacket | null, shift: Timestamp): CapturedPacket | null {
+  if (!packet) return null;
+  let nsec = packet.tsNsec + shift.nsec;
+  let sec = packet.tsSec + shift.sec;
+  if (nsec >= NS) {
+    nsec -= NS;
+    sec += 1;
+  }
+  packet.tsSec = sec;
+  packet.tsNsec = nsec;
+  return packet;
 }
