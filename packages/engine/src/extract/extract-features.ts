@@ -4,7 +4,7 @@ import path from "node:path";
 import { csvHeaderLine, FEATURE_COLUMNS, OrderedRows, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
-import { sha256OfFile } from "./file-digest.js";
+import { startSha256 } from "./file-digest.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile as BufferedOutput } from "./output-file.js";
 
@@ -43,8 +43,8 @@ export async function extractFeatures(
   const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
   if (!fs.existsSync(input)) throw new TracemillError("NOT_FOUND", `${input}: no such file`, { file: input });
-  const digest = sha256OfFile(input);
-  digest.catch(() => {});
+  const hashing = startSha256(input);
+  hashing.digest.catch(() => {});
 
   const csv = new BufferedOutput(csvPath);
   let rows = 0;
@@ -68,7 +68,12 @@ export async function extractFeatures(
     );
     const summary: ExtractSummary = {
       tracemill: { version: TRACEMILL_VERSION },
-      input: { name: path.basename(input), bytes: result.fileBytes, sha256: await digest, format: result.format },
+      input: {
+        name: path.basename(input),
+        bytes: result.fileBytes,
+        sha256: await hashing.digest,
+        format: result.format,
+      },
       options: flow,
       complete: result.complete,
       damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
@@ -85,6 +90,7 @@ export async function extractFeatures(
     ];
     return { outputs, summary };
   } catch (error) {
+    hashing.cancel();
     await csv.discard();
     throw error;
   }

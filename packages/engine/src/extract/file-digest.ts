@@ -1,8 +1,14 @@
 // SHA-256 of the input for the run summary, computed on a worker thread while the main thread extracts.
 import { Worker } from "node:worker_threads";
 
+/** A digest being computed; `cancel` stops the worker (the promise then never settles). */
+export interface PendingDigest {
+  digest: Promise<string>;
+  cancel(): void;
+}
+
 /** Hashing runs beside the extraction (it reads the file on its own), so it adds no time on a machine with two cores. */
-export function sha256OfFile(file: string): Promise<string> {
+export function startSha256(file: string): PendingDigest {
   const source = `
     const { parentPort, workerData } = require("node:worker_threads");
     const hash = require("node:crypto").createHash("sha256");
@@ -11,8 +17,8 @@ export function sha256OfFile(file: string): Promise<string> {
       .on("error", (error) => parentPort.postMessage({ error: error.message }))
       .on("end", () => parentPort.postMessage({ digest: hash.digest("hex") }));
   `;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(source, { eval: true, workerData: file });
+  const worker = new Worker(source, { eval: true, workerData: file });
+  const digest = new Promise<string>((resolve, reject) => {
     worker.once("message", (message: { digest?: string; error?: string }) => {
       worker.terminate();
       if (message.digest !== undefined) resolve(message.digest);
@@ -20,4 +26,10 @@ export function sha256OfFile(file: string): Promise<string> {
     });
     worker.once("error", reject);
   });
+  return { digest, cancel: () => void worker.terminate() };
+}
+
+/** The file's SHA-256 in hex (see startSha256). */
+export function sha256OfFile(file: string): Promise<string> {
+  return startSha256(file).digest;
 }
