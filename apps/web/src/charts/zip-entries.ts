@@ -9,7 +9,9 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
 async function inflateRaw(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const body = new Response(data as BodyInit).body;
+  if (!body) return new Uint8Array();
+  const stream = body.pipeThrough(new DecompressionStream("deflate-raw"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, renderApp } from "../test-utils.js";
+import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
 
 const pcapHeader = new Uint8Array([
   0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
@@ -161,5 +161,42 @@ describe("job creation", () => {
     await waitFor(() =>
       expect(created(calls2)).toMatchObject({ capability: "sanitize", params: { ruleset: "et-open", minSeverity: 3 } }),
     );
+  });
+
+  it("uses an earlier job's output instead of an upload", async () => {
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": () => ({
+        body: [
+          makeJob({
+            id: "m1",
+            title: "Mix",
+            outputs: [
+              { name: "merged.pcap", kind: "merged", size: 10 },
+              { name: "merged.summary.json", kind: "summary", size: 1 },
+            ],
+          }),
+          makeJob({
+            id: "f1",
+            title: "Broken",
+            status: "failed",
+            outputs: [{ name: "x.pcap", kind: "capture", size: 1 }],
+          }),
+        ],
+      }),
+      "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-2" } }),
+    });
+    renderApp("/ui/extract");
+    await userEvent.type(await screen.findByLabelText("Title"), "From the mix");
+    const select = await screen.findByLabelText("Or use an output of an earlier job");
+    expect([...(select as HTMLSelectElement).options].map((o) => o.text)).toEqual(["—", "Mix / merged.pcap"]);
+    await userEvent.selectOptions(select, "Mix / merged.pcap");
+    expect(screen.getByTestId("picked-file")).toHaveTextContent("Mix / merged.pcap");
+    await userEvent.click(screen.getByRole("button", { name: "Next" }));
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() =>
+      expect(created(calls)).toMatchObject({ inputs: { capture: { jobId: "m1", output: "merged.pcap" } } }),
+    );
+    expect(api.upload).not.toHaveBeenCalled();
   });
 });
