@@ -53,8 +53,8 @@ export const inputRole = z.enum(["capture", "background", "attacks", "alerts", "
 export type InputRole = z.infer<typeof inputRole>;
 
 /** File formats the server recognises on upload (from the magic bytes, not the name). */
-export const fileFormats = ["pcap", "pcapng", "erf", "unified2", "eve-json", "classification", "rules"] as const;
-export type FileFormat = (typeof fileFormats)[number];
+export const fileFormat = z.enum(["pcap", "pcapng", "erf", "unified2", "eve-json", "classification", "rules"]);
+export type FileFormat = z.infer<typeof fileFormat>;
 export const captureFormats: readonly FileFormat[] = ["pcap", "pcapng", "erf"];
 
 /** Which formats each input role takes. */
@@ -119,8 +119,8 @@ export const uploadedFile = z.object({
   name: z.string(),
   size: z.number(),
   sha256: z.string(),
-  /** Detected from the magic bytes: pcap, pcapng, erf, unified2, eve-json, classification, rules. */
-  format: z.string(),
+  /** Detected from the magic bytes, never from the name. */
+  format: fileFormat,
   /** "gzip" when the upload was compressed (the worker inflates it before a run), else null. */
   compression: z.enum(["gzip"]).nullable(),
   createdAt: z.string(),

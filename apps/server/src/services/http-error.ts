@@ -1,4 +1,5 @@
 // A failure a service reports to the edge: an HTTP status and messages a person can read.
+import { messages } from "@tracemill/contracts";
 import type { ZodError } from "zod";
 
 export class HttpError extends Error {
@@ -11,7 +12,7 @@ export class HttpError extends Error {
 }
 
 export const notFound = () => new HttpError(404, ["Not found"]);
-export const signInRequired = () => new HttpError(401, ["Please sign in"]);
+export const signInRequired = () => new HttpError(401, [messages.signInRequired]);
 
 /** The messages of a failed validation, each once, in field order. */
 export function validationError(error: ZodError): HttpError {

@@ -1,5 +1,5 @@
 // Turns job rows into the Job clients see (contracts), loading inputs and outputs for many jobs in two queries.
-import type { Capability, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
+import type { Capability, FileFormat, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
 import type { FileRow } from "../repositories/files.js";
 import type { JobRow, jobsRepository } from "../repositories/jobs.js";
 
@@ -9,7 +9,7 @@ export function fileView(file: FileRow): UploadedFile {
     name: file.name,
     size: Number(file.size),
     sha256: file.sha256,
-    format: file.format,
+    format: file.format as FileFormat,
     compression: file.compression === "gzip" ? "gzip" : null,
     createdAt: file.created_at,
   };

@@ -1,7 +1,6 @@
 // Recognises an upload from its first bytes: capture containers, alert files and Suricata text files.
 import zlib from "node:zlib";
-
-export type FileFormat = "pcap" | "pcapng" | "erf" | "unified2" | "eve-json" | "classification" | "rules";
+import type { FileFormat } from "@tracemill/contracts";
 
 export interface Sniffed {
   format: FileFormat;
