@@ -1,6 +1,6 @@
 // IPT lines: exact seconds from integer nanosecond gaps, order, signs, long lines and the one-packet case.
 import { describe, expect, it } from "vitest";
-import { IptSeries } from "./ipt-series.js";
+import { IptLine, IptSeries } from "./ipt-series.js";
 
 function line(times: [number, boolean][], signed = false): string {
   const series = new IptSeries();
@@ -23,8 +23,9 @@ describe("IptSeries", () => {
   it("gives an empty line (just the line feed) for a one-packet session", () => {
     const series = new IptSeries();
     series.add(1_700_000_000, true);
-    series.write(false);
-    expect(Array.from(series.bytes.subarray(0, series.length))).toEqual([10]);
+    const line = new IptLine();
+    series.write(false, line);
+    expect(Array.from(line.bytes.subarray(0, line.length))).toEqual([10]);
     expect(series.gapCount).toBe(0);
   });
 

@@ -71,8 +71,9 @@ export async function extractImages(
       {
         createState: () => new ImageRow(),
         onStart: (image) => image.reset(),
-        onPacket(image, session, packet, data) {
-          if (!image.full) image.append(data, packet.decoded, keepAddresses);
+        onPacket(image, session, packet, captured) {
+          // Reading `captured.data` makes a view: only while the row still takes bytes.
+          if (!image.full) image.append(captured.data, packet.decoded, keepAddresses);
           labeller?.onPacket?.(session, packet);
         },
         onEnd(image, session, row) {

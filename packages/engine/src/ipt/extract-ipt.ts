@@ -1,6 +1,6 @@
 // The IPT capability: the feature CSV plus one line of inter-packet times per session, in the CSV's row order.
 import path from "node:path";
-import { IptSeries, OrderedRows } from "@tracemill/core";
+import { IptLine, IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { OutputFile } from "../extract/output-file.js";
 import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
@@ -19,6 +19,7 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
   const signed = options.signed === true;
   const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
   const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end));
+  const line = new IptLine();
   let gaps = 0;
   let count = 0;
   try {
@@ -31,10 +32,10 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
         onStart: (series) => series.reset(),
         onPacket: (series, _session, packet) => series.add(packet.time, packet.forward),
         onEnd(series, session) {
-          series.write(signed);
+          series.write(signed, line);
           gaps += series.gapCount;
           count++;
-          lines.put(session.seq, series.bytes, series.length);
+          lines.put(session.seq, line.bytes, line.length);
         },
       },
       options,

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
+  type CapturedPacket,
   csvHeaderLine,
   FEATURE_COLUMNS,
   type FlowPacket,
@@ -22,8 +23,8 @@ export interface SessionHooks<S> {
   createState(): S;
   /** A session starts (reset the state here). */
   onStart(state: S, session: Session): void;
-  /** Every packet of the session, the first included; `data` is the captured frame (valid during the call). */
-  onPacket?(state: S, session: Session, packet: FlowPacket, data: Uint8Array): void;
+  /** Every packet of the session, the first included, with the captured packet (valid during the call only). */
+  onPacket?(state: S, session: Session, packet: FlowPacket, captured: CapturedPacket): void;
   /** The session ended: add columns after the features (the row is started and will be ended by the pass). */
   onEnd(state: S, session: Session, row: RowBuilder): void;
 }
@@ -61,8 +62,7 @@ export async function runSessionPass<S>(
         createState: hooks.createState,
         onSessionStart: (session) => hooks.onStart(session.state.extra, session),
         // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
-        onPacket:
-          onPacket && ((session, packet, captured) => onPacket(session.state.extra, session, packet, captured.data)),
+        onPacket: onPacket && ((session, packet, captured) => onPacket(session.state.extra, session, packet, captured)),
         onSessionEnd(session, features) {
           row.start();
           features.finish(session.state.features, session, row);
