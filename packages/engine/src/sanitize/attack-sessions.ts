@@ -19,10 +19,14 @@ export interface AttackFlow {
 export class AttackSessions {
   /** Per endpoint-pair key: [start, end] pairs of alerted flows. */
   private readonly intervals = new Map<string, number[]>();
-  /** Cheap first test before building a key: the protocol and unordered port pair of every alerted flow. */
-  private readonly portPairs = new Set<number>();
-  /** 1-based packet numbers that raised an alert (Suricata's pcap_cnt). */
-  private readonly packetNumbers = new Set<number>();
+  /**
+   * Cheap first test before building a key: a bit per hash of protocol and unordered port pair of the alerted flows
+   * (collisions only cost a key lookup). Bit sets, not Sets: this runs for every packet of the capture.
+   */
+  private readonly portPairs = new Uint8Array(portPairBits / 8);
+  /** Bit per 1-based packet number that raised an alert (Suricata's pcap_cnt). */
+  private packetNumbers = new Uint8Array(1024);
+  private packetNumberCount = 0;
   /** IP fragments follow their datagram's first fragment: key of (addresses, protocol, id) for attack datagrams. */
   private readonly attackDatagrams = new Set<string>();
   flowCount = 0;
@@ -33,26 +37,34 @@ export class AttackSessions {
     const list = this.intervals.get(key);
     if (list) list.push(flow.startUs, flow.endUs);
     else this.intervals.set(key, [flow.startUs, flow.endUs]);
-    this.portPairs.add(portPair(flow.protocol, flow.srcPort, flow.dstPort));
+    const h = portPairHash(flow.protocol, flow.srcPort, flow.dstPort);
+    this.portPairs[h >> 3] |= 1 << (h & 7);
     this.flowCount++;
   }
 
   addPacketNumber(packetNumber: number): void {
-    this.packetNumbers.add(packetNumber);
+    if (packetNumber >> 3 >= this.packetNumbers.length) {
+      const grown = new Uint8Array(Math.max(this.packetNumbers.length * 2, (packetNumber >> 3) + 1));
+      grown.set(this.packetNumbers);
+      this.packetNumbers = grown;
+    }
+    this.packetNumbers[packetNumber >> 3] |= 1 << (packetNumber & 7);
+    this.packetNumberCount++;
   }
 
   get empty(): boolean {
-    return this.intervals.size === 0 && this.packetNumbers.size === 0;
+    return this.intervals.size === 0 && this.packetNumberCount === 0;
   }
 
   /** True when the packet (0-based `index`, time `tsUs`) goes to the attack capture. */
   isAttack(decoded: DecodedPacket, index: number, tsUs: number): boolean {
-    let attack = this.packetNumbers.has(index + 1);
+    const number = index + 1;
+    let attack =
+      number >> 3 < this.packetNumbers.length && (this.packetNumbers[number >> 3] & (1 << (number & 7))) !== 0;
     const kind = decoded.kind;
     if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
-      if (!attack && this.portPairs.has(portPair(decoded.protocol, decoded.srcPort, decoded.dstPort))) {
-        attack = this.inAlertedFlow(decoded, tsUs);
-      }
+      const h = portPairHash(decoded.protocol, decoded.srcPort, decoded.dstPort);
+      if (!attack && (this.portPairs[h >> 3] & (1 << (h & 7))) !== 0) attack = this.inAlertedFlow(decoded, tsUs);
       if (attack && decoded.isFragment) this.attackDatagrams.add(datagramKey(decoded));
     } else if (kind === DecodeKind.FragmentPending && this.attackDatagrams.size > 0) {
       attack ||= this.attackDatagrams.has(datagramKey(decoded));
@@ -92,8 +104,12 @@ export function conversationKey(
   return String.fromCharCode(...units);
 }
 
-function portPair(protocol: number, a: number, b: number): number {
-  return (a < b ? a * 65536 + b : b * 65536 + a) * 256 + protocol;
+const portPairBits = 1 << 24;
+
+function portPairHash(protocol: number, a: number, b: number): number {
+  const low = a < b ? a : b;
+  const high = a < b ? b : a;
+  return (Math.imul(low, 0x9e3779b1) ^ Math.imul(high + (protocol << 16), 0x85ebca6b)) >>> 8;
 }
 
 function datagramKey(d: DecodedPacket): string {

@@ -50,20 +50,24 @@ export function eveFlowId(text: string): string | undefined {
   return /"flow_id":(\d+)/.exec(text)?.[1];
 }
 
-/** One EVE flow record as a time interval in microseconds; undefined when it lacks what that needs. */
+/**
+ * One EVE flow record as a time interval in microseconds; undefined when it lacks what that needs. Read with
+ * patterns, not JSON.parse: a flow record's first src_ip, ports, proto, start and end are its own (nothing nested
+ * before them repeats those names), and this runs for every alerted flow.
+ */
 export function parseFlowLine(text: string): AttackFlow | undefined {
-  const event = JSON.parse(text) as EveFlowEvent;
-  const src = parseIpAddress(event.src_ip ?? "");
-  const dst = parseIpAddress(event.dest_ip ?? "");
-  const start = parseEveTimestamp(event.flow?.start ?? "");
-  const end = parseEveTimestamp(event.flow?.end ?? "");
+  const src = parseIpAddress(/"src_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
+  const dst = parseIpAddress(/"dest_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
+  const start = parseEveTimestamp(/"start":"([^"]+)"/.exec(text)?.[1] ?? "");
+  const end = parseEveTimestamp(/"end":"([^"]+)"/.exec(text)?.[1] ?? "");
   if (!src || !dst || !start || !end) return undefined;
+  const proto = /"proto":"([^"]+)"/.exec(text)?.[1];
   return {
-    protocol: event.proto === "TCP" ? 6 : event.proto === "UDP" ? 17 : -1,
+    protocol: proto === "TCP" ? 6 : proto === "UDP" ? 17 : -1,
     src,
-    srcPort: event.src_port ?? 0,
+    srcPort: Number(/"src_port":(\d+)/.exec(text)?.[1] ?? 0),
     dst,
-    dstPort: event.dest_port ?? 0,
+    dstPort: Number(/"dest_port":(\d+)/.exec(text)?.[1] ?? 0),
     startUs: toUs(start),
     endUs: toUs(end),
   };
@@ -85,13 +89,4 @@ export async function readEveFlows(file: string, flowIds: Set<string>): Promise<
 
 export function toUs(ts: { tsSec: number; tsNsec: number }): number {
   return ts.tsSec * 1_000_000 + Math.floor(ts.tsNsec / 1000);
-}
-
-interface EveFlowEvent {
-  src_ip?: string;
-  dest_ip?: string;
-  src_port?: number;
-  dest_port?: number;
-  proto?: string;
-  flow?: { start?: string; end?: string };
 }
