@@ -16,6 +16,7 @@ export function FeatureSetPage() {
             <th scope="col">#</th>
             <th scope="col">Column</th>
             <th scope="col">Definition</th>
+            <th scope="col">Unit</th>
           </tr>
         </thead>
         <tbody>
@@ -26,6 +27,7 @@ export function FeatureSetPage() {
                 <code>{column.name}</code>
               </td>
               <td>{column.definition}</td>
+              <td>{column.unit}</td>
             </tr>
           ))}
         </tbody>
