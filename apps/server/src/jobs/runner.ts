@@ -118,6 +118,19 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       testEngineModule: options.testEngineModule,
     };
     child.send(message);
+    // A cancel that came between claiming the job and starting its worker found nothing to stop: honour it now.
+    if ((await jobs.byId(jobId))?.cancel_requested === 1) void cancel(jobId);
+  }
+
+  /** Asks a running job's worker to stop; it is killed if it does not within a few seconds. */
+  async function cancel(jobId: string): Promise<void> {
+    const entry = running.get(jobId);
+    if (!entry) return;
+    entry.cancelled = true;
+    if (entry.child.connected) entry.child.send({ type: "cancel" });
+    const kill = setTimeout(() => entry.child.kill("SIGKILL"), CANCEL_GRACE_MS);
+    await entry.finished;
+    clearTimeout(kill);
   }
 
   async function poll(): Promise<void> {
@@ -162,17 +175,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       wake();
     },
     wake,
-    isRunning: (jobId: string) => running.has(jobId),
-    /** Asks a running job's worker to stop; it is killed if it does not within a few seconds. */
-    async cancel(jobId: string): Promise<void> {
-      const entry = running.get(jobId);
-      if (!entry) return;
-      entry.cancelled = true;
-      if (entry.child.connected) entry.child.send({ type: "cancel" });
-      const kill = setTimeout(() => entry.child.kill("SIGKILL"), CANCEL_GRACE_MS);
-      await entry.finished;
-      clearTimeout(kill);
-    },
+    cancel,
     /** Stops the pool: workers are killed, their jobs stay "running" in the database and are queued again at start. */
     async stop(): Promise<void> {
       stopped = true;
