@@ -56,7 +56,7 @@ export class LatePackets {
 export class InOrderSource implements MergeSource {
   private head: CapturedPacket | null = null;
   private nextLate = 0;
-  private lateIndex: number;
+  private lateIndex = 0;
   private innerEnded = false;
   private lastComments: string[] | null = null;
 
@@ -65,9 +65,7 @@ export class InOrderSource implements MergeSource {
     private readonly late: HeldPacket[],
     /** Indices of the late packets in file order, to skip when the reader delivers them again. */
     private readonly lateIndices: number[],
-  ) {
-    this.lateIndex = 0;
-  }
+  ) {}
 
   next(): CapturedPacket | null {
     if (!this.head && !this.innerEnded) {
@@ -84,9 +82,7 @@ export class InOrderSource implements MergeSource {
     const head = this.head;
     if (
       late &&
-      (!head ||
-        compareTimestamps(late.tsSec, late.tsNsec, head.tsSec, head.tsNsec) < 0 ||
-        (compareTimestamps(late.tsSec, late.tsNsec, head.tsSec, head.tsNsec) === 0 && late.index < head.index))
+      (!head || (compareTimestamps(late.tsSec, late.tsNsec, head.tsSec, head.tsNsec) || late.index - head.index) < 0)
     ) {
       this.nextLate++;
       this.lastComments = late.comments;
