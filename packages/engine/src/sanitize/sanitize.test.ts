@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { readUnified2 } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
@@ -99,6 +100,16 @@ describe("sanitize with the bundled ruleset", () => {
     const [input, attacks] = await Promise.all([capture, path.join(out, "attacks.pcap")].map(readPackets));
     expect(splitDifference(input, [], attacks)).toBe("");
     expect(attacks.some((p) => p.tsNsec % 1000 !== 0)).toBe(true);
+  });
+
+  it("reads a gzip-compressed capture (Suricata cannot) and splits it like the plain one", async () => {
+    const out = outDir();
+    const dir = path.join(verifyDir, "bug-28");
+    const capture = path.join(out, "input.pcap.gz");
+    fs.writeFileSync(capture, zlib.gzipSync(fs.readFileSync(path.join(dir, "input.pcap"))));
+    const result = await sanitize(capture, { ruleFiles: [path.join(dir, "test.rules")] }, { outDir: out });
+    expect(result.summary.packets).toEqual({ input: 9, clean: 0, attacks: 9 });
+    expect((result.summary.alerts as { total: number }).total).toBe(4);
   });
 
   it("counts only alerts at or above the severity threshold", async () => {
