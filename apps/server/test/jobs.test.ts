@@ -62,6 +62,9 @@ describe("creating a job", () => {
     expect(done.progress).toEqual({ percent: 100, stage: "done" });
     expect(done.outputs.map((o: { name: string }) => o.name)).toEqual(["features.csv", "copy.pcap", "summary.json"]);
     expect(done.summary.bytes).toBe(fixture("raw101_ipv4.pcap").length);
+    // The worker hashes each output: the copy of the input has the input's hash.
+    const copy = done.outputs.find((o: { name: string }) => o.name === "copy.pcap");
+    expect(copy.sha256).toBe(created.body.inputs[0].sha256);
     expect(done.startedAt).not.toBeNull();
     expect(done.finishedAt).not.toBeNull();
   });
@@ -121,6 +124,7 @@ describe("creating a job", () => {
     );
     expect(chained.status).toBe(201);
     expect(chained.body.inputs[0]).toMatchObject({ name: "copy.pcap", format: "pcap", role: "capture" });
+    expect(chained.body.inputs[0].sha256).toBe(source.inputs[0].sha256);
     expect((await waitForStatus(owner, chained.body.id, ["succeeded"])).status).toBe("succeeded");
     // A private job's outputs are not anyone else's input; a non-capture output is refused by format.
     const foreign = await other.call(

@@ -96,12 +96,13 @@ export function repositorySuite(name: string, open: () => Promise<Db>): void {
       await jobs.insert(job("j2", "u1", 2), [{ role: "capture", fileId: "shared" }]);
       expect(await files.unsharedInputsOf("j1")).toEqual(["own"]);
       await jobs.setOutputs("j1", [
-        { job_id: "j1", name: "b.csv", kind: "features-csv", size: 6_000_000_000 },
-        { job_id: "j1", name: "a.json", kind: "summary-json", size: 2 },
+        { job_id: "j1", name: "b.csv", kind: "features-csv", size: 6_000_000_000, sha256: "ab".repeat(32) },
+        { job_id: "j1", name: "a.json", kind: "summary-json", size: 2, sha256: null },
       ]);
       const outputs = await jobs.outputsOf(["j1"]);
       expect(outputs.map((o) => o.name)).toEqual(["b.csv", "a.json"]);
       expect(Number(outputs[0].size)).toBe(6_000_000_000);
+      expect(outputs.map((o) => o.sha256)).toEqual(["ab".repeat(32), null]);
       expect(Number((await jobs.inputsOf(["j1"])).find((i) => i.role === "capture")?.size)).toBe(5_000_000_000);
       await jobs.remove("j1");
       expect(await jobs.byId("j1")).toBeUndefined();

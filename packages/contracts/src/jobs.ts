@@ -128,7 +128,13 @@ export const uploadedFile = z.object({
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
 export const jobInput = uploadedFile.extend({ role: inputRole });
-export const jobOutput = z.object({ name: z.string(), kind: z.string(), size: z.number() });
+export const jobOutput = z.object({
+  name: z.string(),
+  kind: z.string(),
+  size: z.number(),
+  /** SHA-256 of the file, hex (absent for outputs stored before it was recorded). */
+  sha256: z.string().optional(),
+});
 
 export const job = z.object({
   id: z.string(),

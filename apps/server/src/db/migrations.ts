@@ -71,6 +71,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002-output-sha256": {
+    // Outputs carry their SHA-256 (computed by the worker), so a job's output can become another job's input
+    // without the server reading it whole.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("job_outputs").addColumn("sha256", "text").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -62,6 +62,7 @@ export interface JobOutputsTable {
   name: string;
   kind: string;
   size: number;
+  sha256: string | null;
   position: Generated<number>;
 }
 

@@ -77,7 +77,8 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
             const outputs = result.outputs.map((o) => {
               // Output names become download URLs and paths: only plain names written into outDir count.
               if (o.name !== path.basename(o.name)) throw new Error(`bad output name ${o.name}`);
-              return { job_id: jobId, name: o.name, kind: o.kind, size: fs.statSync(path.join(outDir, o.name)).size };
+              const size = fs.statSync(path.join(outDir, o.name)).size;
+              return { job_id: jobId, name: o.name, kind: o.kind, size, sha256: o.sha256 };
             });
             await jobs.setOutputs(jobId, outputs);
             await finish(jobId, {

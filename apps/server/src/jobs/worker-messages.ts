@@ -18,5 +18,5 @@ export type ToWorker = RunMessage | { type: "cancel" };
 
 export type FromWorker =
   | { type: "progress"; percent: number; stage: string }
-  | { type: "done"; outputs: OutputFile[]; summary: Record<string, unknown> }
+  | { type: "done"; outputs: (OutputFile & { sha256: string })[]; summary: Record<string, unknown> }
   | { type: "failed"; message: string; code: string };

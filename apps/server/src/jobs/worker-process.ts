@@ -1,5 +1,6 @@
 // Entry of a worker process: runs one job's capability and reports progress and the result over IPC.
 // A crash here ends only this process; the server marks the job failed.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -30,6 +31,12 @@ async function plainInputs(message: RunMessage): Promise<Record<string, string>>
     paths[role] = target;
   }
   return paths;
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 /** The typed errors of the core and the engine carry a code and a message written for users. */
@@ -64,7 +71,11 @@ async function run(message: RunMessage): Promise<void> {
         },
       },
     );
-    await send({ type: "done", outputs: result.outputs, summary: result.summary });
+    const outputs = [];
+    for (const output of result.outputs) {
+      outputs.push({ ...output, sha256: await sha256Of(path.join(message.outDir, output.name)) });
+    }
+    await send({ type: "done", outputs, summary: result.summary });
   } catch (error) {
     await send({ type: "failed", ...describe(error) });
   } finally {

@@ -46,7 +46,7 @@ export function jobsRepository(db: Db) {
         ? Promise.resolve([])
         : db
             .selectFrom("job_outputs")
-            .select(["job_id", "name", "kind", "size"])
+            .select(["job_id", "name", "kind", "size", "sha256"])
             .where("job_id", "in", jobIds)
             .orderBy("position")
             .execute(),

@@ -41,7 +41,7 @@ export async function jobViews(
     inputs: inputs.filter((i) => i.job_id === row.id).map((i) => ({ ...fileView(i), role: i.role as InputRole })),
     outputs: outputs
       .filter((o) => o.job_id === row.id)
-      .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size) })),
+      .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
     summary: row.summary ? (JSON.parse(row.summary) as Record<string, unknown>) : null,
   }));
 }

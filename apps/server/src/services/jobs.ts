@@ -88,7 +88,7 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
       owner_id: user.id,
       name: output.name,
       size: Number(output.size),
-      sha256: await sha256Of(outputPath),
+      sha256: output.sha256 ?? (await sha256Of(outputPath)),
       format: sniffed.format,
       compression: sniffed.compression,
       created_at: new Date().toISOString(),
