@@ -38,12 +38,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!live) return;
         setUser(answer?.userName ? { userName: answer.userName, email: answer.email ?? "" } : null);
       })
-      .catch(() => live && setUser(null))
+      .catch((error) => {
+        if (!live) return;
+        setUser(null);
+        setErrors(messagesOf(error));
+      })
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, []);
+  }, [setErrors]);
 
   const signIn = useCallback(
     async (request: SigninRequest) => {

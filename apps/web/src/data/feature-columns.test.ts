@@ -1,5 +1,5 @@
-import featuresDoc from "../../../../docs/features.md?raw";
 import { describe, expect, it } from "vitest";
+import featuresDoc from "../../../../docs/features.md?raw";
 import { featureColumns } from "./feature-columns.js";
 
 /** The column table of docs/features.md: rows "| 12–15 | a, b, c, d | … |" or "| 25–29 | first … last | … |". */

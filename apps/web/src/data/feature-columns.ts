@@ -45,7 +45,11 @@ export const featureColumns: FeatureColumn[] = [
   { name: "dstIP", definition: "Address of the backward side", unit: "" },
   { name: "dstPrt", definition: "Port of the backward side", unit: "" },
   { name: "flowduration", definition: "Time of the last packet minus time of the first packet", unit: "s" },
-  ...perDirection((d, word) => ({ name: `total_${d}packets`, definition: `Number of ${word} packets`, unit: "packets" })),
+  ...perDirection((d, word) => ({
+    name: `total_${d}packets`,
+    definition: `Number of ${word} packets`,
+    unit: "packets",
+  })),
   ...perDirection((d, word) => ({
     name: `total_${d}pktl`,
     definition: `Sum of the lengths of ${word} packets (IP length; frame length with the length option)`,
@@ -58,8 +62,16 @@ export const featureColumns: FeatureColumn[] = [
     "s",
     "Sum of the gaps between consecutive packets (the last minus the first packet's time)",
   ),
-  ...perDirection((d, word) => ({ name: `${d}psh_cnt`, definition: `${cap(word)} packets with PSH set`, unit: "packets" })),
-  ...perDirection((d, word) => ({ name: `${d}urg_cnt`, definition: `${cap(word)} packets with URG set`, unit: "packets" })),
+  ...perDirection((d, word) => ({
+    name: `${d}psh_cnt`,
+    definition: `${cap(word)} packets with PSH set`,
+    unit: "packets",
+  })),
+  ...perDirection((d, word) => ({
+    name: `${d}urg_cnt`,
+    definition: `${cap(word)} packets with URG set`,
+    unit: "packets",
+  })),
   ...perDirection((d, word) => ({
     name: `total_${d}hlen`,
     definition: `Sum of the header lengths of ${word} packets: IP header with options or extension headers, plus the TCP or UDP header`,
@@ -76,7 +88,11 @@ export const featureColumns: FeatureColumn[] = [
     unit: "bytes/s",
   },
   { name: "mean_flowpktl", definition: "Mean packet length over both directions", unit: "bytes" },
-  { name: "std_flowpktl", definition: "Sample standard deviation of the packet length, both directions", unit: "bytes" },
+  {
+    name: "std_flowpktl",
+    definition: "Sample standard deviation of the packet length, both directions",
+    unit: "bytes",
+  },
   { name: "mean_flowipt", definition: "Mean gap between consecutive packets, either direction", unit: "s" },
   { name: "std_flowipt", definition: "Sample standard deviation of the gaps, either direction", unit: "s" },
   ...["fin", "syn", "rst", "ack", "urg", "cwr", "ece"].map(flag),

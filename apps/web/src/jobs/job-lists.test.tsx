@@ -79,6 +79,26 @@ describe("My Jobs", () => {
   });
 });
 
+describe("Cancel", () => {
+  it("cancels a running job and reloads the list", async () => {
+    let cancelled = false;
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": () => ({ body: cancelled ? [{ ...mine[1], status: "cancelled" }] : [mine[1]] }),
+      "POST /api/jobs/run/cancel": () => {
+        cancelled = true;
+        return { body: { ...mine[1], status: "cancelled" } };
+      },
+    });
+    renderApp("/ui/dataSets");
+    const card = await screen.findByRole("article", { name: "Running labels" });
+    await userEvent.click(within(card).getByRole("button", { name: "Cancel" }));
+    expect(await within(card).findByRole("img", { name: "Cancelled" })).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "POST" && c.path === "/api/jobs/run/cancel")).toBe(true);
+    expect(within(card).queryByRole("progressbar")).toBeNull();
+  });
+});
+
 describe("Shared Jobs", () => {
   it("lists public jobs read-only, with their owner", async () => {
     fakeServer({

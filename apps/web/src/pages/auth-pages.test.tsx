@@ -92,6 +92,35 @@ describe("Login", () => {
       password: "long-enough",
     });
   });
+
+  it("can be filled and sent with the keyboard alone", async () => {
+    fakeServer({
+      ...signedOut,
+      "POST /api/auth/login": () => ({ body: alice }),
+      "GET /api/jobs": () => ({ body: [] }),
+    });
+    renderApp("/ui/login");
+    await screen.findByRole("button", { name: "Signin" });
+    screen.getByLabelText("Email").focus();
+    await userEvent.keyboard("alice@example.org");
+    await userEvent.tab();
+    expect(screen.getByLabelText("Password")).toHaveFocus();
+    await userEvent.keyboard("long-enough");
+    await userEvent.tab();
+    expect(screen.getByRole("button", { name: "Show password" })).toHaveFocus();
+    await userEvent.tab();
+    expect(screen.getByRole("button", { name: "Signin" })).toHaveFocus();
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
+  });
+
+  it("shows the session check's messages when it fails", async () => {
+    fakeServer({
+      "GET /api/auth/session": () => ({ status: 503, body: { messages: ["The database is not reachable"] } }),
+    });
+    renderApp("/ui/login");
+    expect(await screen.findByRole("alert")).toHaveTextContent("The database is not reachable");
+  });
 });
 
 describe("Register", () => {
