@@ -139,6 +139,17 @@ describe("creating a job", () => {
       extractJob({ inputs: { capture: { jobId: source.id, output: "features.csv" } } }),
     );
     expect(csv.status).toBe(400);
+    // A refused request leaves no copied file behind.
+    const before = (await owner.call("GET", "/api/files")).body.length;
+    const wrongRole = await owner.call("POST", "/api/jobs", {
+      ...extractJob(),
+      capability: "label",
+      params: { mode: "multiclass" },
+      inputs: { capture: { jobId: source.id, output: "copy.pcap" }, alerts: { jobId: source.id, output: "copy.pcap" } },
+    });
+    expect(wrongRole.status).toBe(400);
+    expect(wrongRole.body.messages[0]).toContain(`${jobMessages.wrongFormat} alerts`);
+    expect((await owner.call("GET", "/api/files")).body.length).toBe(before);
   });
 
   it("waits for a job to succeed before its outputs can be inputs", async () => {

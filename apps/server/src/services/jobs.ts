@@ -121,15 +121,23 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
       if (problems.length > 0) throw new HttpError(400, problems);
 
       const inputs: { role: InputRole; fileId: string }[] = [];
-      for (const [role, ref] of Object.entries(request.inputs) as [InputRole, FileRef][]) {
-        const fileId = await resolveInput(ref, user);
-        const file = await files.byId(fileId);
-        if (!file || !formatsByRole[role].includes(file.format as never)) {
-          throw new HttpError(400, [
-            `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
-          ]);
+      try {
+        for (const [role, ref] of Object.entries(request.inputs) as [InputRole, FileRef][]) {
+          const fileId = await resolveInput(ref, user);
+          inputs.push({ role, fileId });
+          const file = await files.byId(fileId);
+          if (!file || !formatsByRole[role].includes(file.format as never)) {
+            throw new HttpError(400, [
+              `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
+            ]);
+          }
         }
-        inputs.push({ role, fileId });
+      } catch (error) {
+        // Outputs of other jobs copied in for this request go again when the request fails.
+        const copied = inputs.filter((input) => "jobId" in (request.inputs[input.role] ?? {})).map((i) => i.fileId);
+        await files.remove(copied);
+        store.removeFiles(copied);
+        throw error;
       }
       const id = crypto.randomUUID();
       await jobs.insert(
