@@ -28,7 +28,7 @@ interface Packet {
 }
 
 async function readAll(file: string): Promise<Packet[]> {
-  const cursor = new FileCursor(file, path.basename(file));
+  const cursor = await FileCursor.open(file, path.basename(file));
   const out: Packet[] = [];
   for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor))) {
     const { linkType, interfaceIndex, index } = p;
@@ -40,7 +40,7 @@ async function readAll(file: string): Promise<Packet[]> {
       index,
     });
   }
-  cursor.close();
+  await cursor.close();
   return out;
 }
 
@@ -135,11 +135,11 @@ describe("mergeCaptures", () => {
       fixture("pcapng-comments-test009.pcapng"),
       {},
     );
-    const cursor = new FileCursor(output, "out");
+    const cursor = await FileCursor.open(output, "out");
     const comments: string[] = [];
     for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
       comments.push(...cursor.packetComments());
-    cursor.close();
+    await cursor.close();
     expect(comments).toEqual(["test009-1", "test009-2"]);
     expect(cursor.info?.comments).toEqual(["test009"]);
     const described = cursor.info?.interfaces.map(({ linkType, snaplen, name, description }) => ({
@@ -164,11 +164,11 @@ describe("mergeCaptures", () => {
     const sections = fixture("pcapng-sections-test202.pcapng");
     const { output, result } = await merge(wikipedia, sections, {});
     expect(result.summary.packets).toBe(136 + 8);
-    const cursor = new FileCursor(output, "out");
+    const cursor = await FileCursor.open(output, "out");
     const seen = new Set<string>();
     for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
       seen.add(`${p.interfaceIndex}:${p.linkType}`);
-    cursor.close();
+    await cursor.close();
     expect(cursor.info?.interfaces.map((i) => [i.linkType, i.snaplen, i.name])).toEqual([
       [1, 65535, undefined],
       [1, 96, "eth0"],

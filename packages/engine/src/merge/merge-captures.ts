@@ -13,12 +13,12 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { AtomicFile } from "./atomic-file.js";
+import { type CaptureFileWriter, openCaptureWriter } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
-import { openWriter, planOutput } from "./output-plan.js";
+import { planOutput, writerOptions } from "./output-plan.js";
 import { type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
@@ -55,15 +55,15 @@ export async function mergeCaptures(
     new TracemillError("BAD_OPTION", `the output ${name} would replace an input`, { file: name });
   if (options.output && replacesInput(options.output)) throw refuseOutput(options.output);
   const totalBytes = fileSize(background) + fileSize(attacks);
-  const progress = (stage: string, done: number) =>
-    onProgress?.({ percent: Math.min(99, Math.floor((done / Math.max(1, totalBytes * 2)) * 100)), stage });
+  const progress = (stage: string, percent: number) =>
+    onProgress?.({ percent: Math.min(99, Math.floor(percent)), stage });
 
   progress("scanning inputs", 0);
   const maxLateBytes = options.maxReorderBytes ?? DEFAULT_MAX_REORDER_BYTES;
   let scanned = [0, 0];
   const scanProgress = (which: 0 | 1) => (bytes: number) => {
     scanned = which === 0 ? [bytes, scanned[1]] : [scanned[0], bytes];
-    progress("scanning inputs", scanned[0] + scanned[1]);
+    progress("scanning inputs", (50 * (scanned[0] + scanned[1])) / Math.max(1, totalBytes));
   };
   // Both first passes at once: their reads overlap. When one fails, the other stops too.
   const scanStop = new AbortController();
@@ -99,48 +99,51 @@ export async function mergeCaptures(
   };
 
   const cursors: FileCursor[] = [];
-  let capture: AtomicFile | undefined;
+  let capture: CaptureFileWriter | undefined;
   let provenance: ProvenanceWriter | undefined;
   const remapper = map.size > 0 ? new AddressRemapper(map, options.checksums ?? "adjust") : null;
   const decoder = new PacketDecoder();
   const shift = fromNs(placement.shiftNs);
+  const totalPackets = bg.packets + atk.packets;
   let written = 0;
   try {
-    cursors.push(new FileCursor(background, bg.name), new FileCursor(attacks, atk.name));
-    const file = new AtomicFile(path.join(outDir, outputName));
-    capture = file;
+    cursors.push(await FileCursor.open(background, bg.name), await FileCursor.open(attacks, atk.name));
+    const out = await openCaptureWriter(path.join(outDir, outputName), writerOptions(plan, bg, atk));
+    capture = out;
     const record = new ProvenanceWriter(path.join(outDir, provenanceName), header);
     provenance = record;
-    const writer = openWriter(plan, bg, atk, file.write);
     const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const keepComments = plan.format === "pcapng";
+    let mustDrain = false;
     const sink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => {
       const index = packet.index;
       if (input === 1) {
         packet.interfaceIndex += interfaceOffset;
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
       }
-      writer.write(packet, keepComments ? source.packetComments() : NO_COMMENTS);
+      if (!out.write(packet, keepComments ? source.packetComments() : NO_COMMENTS)) mustDrain = true;
       record.add(input, index);
-      if ((++written & 0xffff) === 0) progress("merging", totalBytes + file.bytes);
+      if ((++written & 0xffff) === 0) progress("merging", 50 + (50 * written) / Math.max(1, totalPackets));
     };
-    progress("merging", totalBytes);
-    const pace = () => (file.full ? file.drain() : undefined);
+    progress("merging", 50);
+    const pace = () => {
+      if (!mustDrain) return undefined;
+      mustDrain = false;
+      return out.drain();
+    };
     await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, { signal, pace });
-    writer.finish();
-    await file.drain();
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
     record.finish();
-    await file.commit();
+    await out.close();
   } catch (error) {
-    capture?.abort();
+    await capture?.abort();
     provenance?.abort();
     throw error;
   } finally {
-    for (const cursor of cursors) cursor.close();
+    await Promise.all(cursors.map((cursor) => cursor.close()));
   }
 
   const summary = {

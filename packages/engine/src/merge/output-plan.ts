@@ -1,11 +1,6 @@
-// Decides the merged capture's format and interfaces from the two scanned inputs, and opens the matching writer.
-import {
-  type ByteSink,
-  type CapturedPacket,
-  type PcapngInterfaceOptions,
-  PcapngWriter,
-  PcapWriter,
-} from "@tracemill/core";
+// Decides the merged capture's format and interfaces from the two scanned inputs, as options of the capture writer.
+import type { PcapngInterfaceOptions } from "@tracemill/core";
+import type { CaptureWriterOptions } from "../capture/index.js";
 import type { CaptureScan } from "./scan.js";
 
 export interface OutputPlan {
@@ -63,27 +58,20 @@ export function planOutput(background: CaptureScan, attacks: CaptureScan): Outpu
   };
 }
 
-/** Writes packets in the planned format; `write` takes the packet's comments (kept in pcapng, ignored by pcap). */
-export interface MergeWriter {
-  write(packet: CapturedPacket, comments: readonly string[]): void;
-  finish(): void;
-}
-
-export function openWriter(
-  plan: OutputPlan,
-  background: CaptureScan,
-  attacks: CaptureScan,
-  sink: ByteSink,
-): MergeWriter {
+/** The options of engine/capture's atomic writer for the planned output. */
+export function writerOptions(plan: OutputPlan, background: CaptureScan, attacks: CaptureScan): CaptureWriterOptions {
   if (plan.format === "pcap") {
     const snaplen = Math.max(...[background, attacks].flatMap((scan) => scan.info.interfaces.map((i) => i.snaplen)), 0);
-    // The writers themselves, not wrappers: one call less per packet.
-    return new PcapWriter(sink, {
+    return {
+      format: "pcap",
       linkType: background.linkTypes[0] ?? attacks.linkTypes[0] ?? 1,
       snaplen: snaplen || undefined,
       nanosecond: plan.nanosecond,
-    });
+    };
   }
-  const comments = [...background.info.comments, ...attacks.info.comments];
-  return new PcapngWriter(sink, { interfaces: plan.interfaces, comments });
+  return {
+    format: "pcapng",
+    interfaces: plan.interfaces,
+    comments: [...background.info.comments, ...attacks.info.comments],
+  };
 }

@@ -39,7 +39,7 @@ export async function scanCapture(
 ): Promise<CaptureScan> {
   const late = new LatePackets(maxLateBytes, name);
   const stats = new TimeStats(late);
-  const cursor = new FileCursor(file, name);
+  const cursor = await FileCursor.open(file, name);
   const sha256 = hashFile(file);
   // Rejections are taken up once the pass ends; a damaged capture's error comes first.
   sha256.catch(() => {});
@@ -49,7 +49,7 @@ export async function scanCapture(
       if ((stats.packets & 0xffff) === 0) onProgress?.(cursor.bytesRead);
     }
   } finally {
-    cursor.close();
+    await cursor.close();
   }
   const some = stats.packets > 0;
   return {
