@@ -1,0 +1,59 @@
+// Times labelling, IPT series and images against plain feature extraction on the benchmark capture, same process,
+// same file, and prints each one's ratio (the target is ≤ 1.5×). Run by hand after `npx tsc -b`:
+//   node bench/labels/labels-bench.mjs [capture] [--runs N]
+// Default capture: /tmp/bench/bench-small.pcap (../shared/bench/make-bench-capture.sh builds it). The attack
+// capture and the alerts come from ../shared/testdata; their conversations are among the benchmark's replicas only
+// with rewritten addresses, so few sessions match: the cost measured is the lookup per session, which is what
+// scales with the capture.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { extractFeatures, extractImages, extractIpt, labelCapture } from "@tracemill/engine";
+
+const args = process.argv.slice(2);
+const runsOption = args.indexOf("--runs");
+const runs = runsOption >= 0 ? Number(args.splice(runsOption, 2)[1]) : 2;
+const capture = args[0] ?? "/tmp/bench/bench-small.pcap";
+const testdata = path.resolve(import.meta.dirname, "../../../shared/testdata");
+const attacks = path.join(testdata, "captures/attacks/hydra-bruteforce.pcapng");
+const alerts = path.join(testdata, "unified2/snort_unified2-legacy.u2");
+
+/** CPU seconds of this process (user + system): on a shared 2-core machine wall time varies with the neighbours. */
+function cpu() {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+}
+
+async function time(name, job) {
+  let best = { wall: Infinity, cpu: Infinity };
+  for (let i = 0; i < runs; i++) {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-bench-"));
+    const c0 = cpu();
+    const w0 = performance.now();
+    await job(outDir);
+    const wall = (performance.now() - w0) / 1000;
+    const used = cpu() - c0;
+    fs.rmSync(outDir, { recursive: true, force: true });
+    if (used < best.cpu) best = { wall, cpu: used };
+  }
+  return { name, ...best };
+}
+
+const results = [];
+results.push(await time("extract (plain features)", (outDir) => extractFeatures(capture, { outDir })));
+results.push(await time("ipt", (outDir) => extractIpt(capture, {}, { outDir })));
+results.push(await time("ipt --signed", (outDir) => extractIpt(capture, { signed: true }, { outDir })));
+results.push(await time("images -n 32", (outDir) => extractImages(capture, { flowsPerImage: 32 }, { outDir })));
+results.push(await time("images -n 256", (outDir) => extractImages(capture, { flowsPerImage: 256 }, { outDir })));
+results.push(await time("label --attacks", (outDir) => labelCapture(capture, { attacks }, { outDir })));
+results.push(await time("label --alerts (4703 u2 events)", (outDir) => labelCapture(capture, { alerts }, { outDir })));
+
+const base = results[0];
+console.log(`capture: ${capture} (${(fs.statSync(capture).size / 1e6).toFixed(0)} MB), best of ${runs} run(s)`);
+console.log("run                                 wall s   cpu s   ratio (cpu)");
+for (const r of results) {
+  const ratio = r.cpu / base.cpu;
+  console.log(
+    `${r.name.padEnd(34)} ${r.wall.toFixed(2).padStart(7)} ${r.cpu.toFixed(2).padStart(7)}   ${ratio.toFixed(2)}×${ratio > 1.5 ? "  OVER 1.5×" : ""}`,
+  );
+}
