@@ -7,8 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { defaultRulesetDir, loadRuleset, sanitize } from "../../packages/engine/dist/index.js";
-import { runSuricataOnCapture } from "../../packages/engine/dist/sanitize/suricata-run.js";
+import { defaultRulesetDir, loadRuleset, runSuricataOnCapture, sanitize } from "../../packages/engine/dist/index.js";
 
 const args = process.argv.slice(2);
 const ruleFiles = [];

@@ -1,12 +1,6 @@
-// Streams Suricata's EVE files line by line: alerts (normalized) and the flow records of alerted sessions.
+// Suricata's EVE flow records: read line by line, counted, and turned into the time intervals of alerted sessions.
 import fs from "node:fs";
-import {
-  type Alert,
-  type ClassificationTable,
-  parseEveAlertLine,
-  parseEveTimestamp,
-  parseIpAddress,
-} from "@tracemill/core";
+import { parseEveTimestamp, parseIpAddress } from "@tracemill/core";
 import type { AttackFlow } from "./attack-sessions.js";
 
 /** Calls `onLine` for every line of a text file (readline is several times slower on EVE-sized files). */
@@ -19,18 +13,6 @@ export async function forEachLine(file: string, onLine: (line: string, number: n
     for (const line of lines) onLine(line, ++number);
   }
   if (rest !== "") onLine(rest, ++number);
-}
-
-/** Calls `onAlert` for every alert of an EVE file, in file order. */
-export async function readEveAlerts(
-  file: string,
-  classifications: ClassificationTable | undefined,
-  onAlert: (alert: Alert) => void,
-): Promise<void> {
-  await forEachLine(file, (text, line) => {
-    const alert = parseEveAlertLine(text, classifications, { file, line });
-    if (alert) onAlert(alert);
-  });
 }
 
 export interface EveFlows {

@@ -1,6 +1,5 @@
-// Public surface of the sanitize capability: Suricata runs, the session split, rulesets.
-export { type AttackFlow, AttackSessions } from "./attack-sessions.js";
-export { readEveAlerts, readEveFlows } from "./eve-files.js";
+// Public surface of the sanitize capability: the capability itself, rulesets, and one Suricata run.
+
 export {
   bundledRulesetsDir,
   defaultRulesetDir,
@@ -12,6 +11,6 @@ export {
   suricataClassificationFile,
   validateRules,
 } from "./rulesets.js";
-export { installHint, runSuricataProcess, type SuricataOutput, type SuricataProcessOptions } from "./run-suricata.js";
+export { installHint } from "./run-suricata.js";
 export { type SanitizeOptions, sanitize } from "./sanitize.js";
-export { type SplitResult, splitCapture } from "./split-capture.js";
+export { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
