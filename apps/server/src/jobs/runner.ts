@@ -64,7 +64,10 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
           outcome = message;
         }
       });
-      child.on("exit", (code, signal) => {
+      let settled = false;
+      const onEnd = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (settled) return;
+        settled = true;
         const settle = async () => {
           await lastWrite;
           running.delete(jobId);
@@ -105,6 +108,12 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
             }),
           )
           .then(resolve, resolve);
+      };
+      child.on("exit", onEnd);
+      // A worker that cannot even start (no memory, no processes left) fails its job, not the server.
+      child.on("error", (error) => {
+        outcome ??= { type: "failed", code: "INTERNAL", message: `The job's worker could not run: ${error.message}` };
+        if (child.pid === undefined) onEnd(null, null);
       });
     });
     running.set(jobId, entry);
