@@ -5,7 +5,7 @@ import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
-import { EndReason, Session } from "./session.js";
+import { EndReason, Session, SessionStore } from "./session.js";
 
 export interface FlowTableOptions {
   /** A session ends when no packet came for longer than this; default 120 s. */
@@ -48,6 +48,7 @@ export class FlowTable<T> {
     this.end(session);
   };
   private readonly pool: Session<T>[] = [];
+  private readonly store = new SessionStore();
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
   private clock = 0;
@@ -157,8 +158,9 @@ export class FlowTable<T> {
       const flags = packet.tcpFlags;
       const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
-      const idle = time - session.lastTime > this.idleTimeoutNs;
-      if (newSyn || idle || time - session.firstTime > this.activeTimeoutNs) {
+      const numbers = this.store.numbers;
+      const idle = time - numbers[4 * session.slot + 1] > this.idleTimeoutNs;
+      if (newSyn || idle || time - numbers[4 * session.slot] > this.activeTimeoutNs) {
         if (!session.closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
         this.end(session);
         session = null;
@@ -172,13 +174,15 @@ export class FlowTable<T> {
     }
 
     packet.forward = forward;
-    session.lastTime = time;
+    const numbers = this.store.numbers;
+    const at = 4 * session.slot;
+    numbers[at + 1] = time;
     if (forward) {
       session.fwdPackets++;
-      session.fwdBytes += length;
+      numbers[at + 2] += length;
     } else {
       session.bwdPackets++;
-      session.bwdBytes += length;
+      numbers[at + 3] += length;
     }
     if (protocol === 6 && !session.closed) this.trackClose(session, packet.tcpFlags, forward);
     this.hooks.onPacket(session, packet);
@@ -220,31 +224,35 @@ export class FlowTable<T> {
   }
 
   private open(decoded: DecodedPacket, hash: number, time: number, index: number): Session<T> {
-    const session = this.pool.pop() ?? new Session<T>(this.hooks.createState());
+    const session = this.pool.pop() ?? new Session<T>(this.hooks.createState(), this.store);
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
     session.seq = this.started++;
     session.protocol = decoded.protocol;
     session.ipVersion = decoded.ipVersion as 4 | 6;
-    session.fwd0 = swap ? this.d0 : this.s0;
-    session.fwd1 = swap ? this.d1 : this.s1;
-    session.fwd2 = swap ? this.d2 : this.s2;
-    session.fwd3 = swap ? this.d3 : this.s3;
+    const words = this.store.words;
+    const w = 8 * session.slot;
+    words[w] = swap ? this.d0 : this.s0;
+    words[w + 1] = swap ? this.d1 : this.s1;
+    words[w + 2] = swap ? this.d2 : this.s2;
+    words[w + 3] = swap ? this.d3 : this.s3;
+    words[w + 4] = swap ? this.s0 : this.d0;
+    words[w + 5] = swap ? this.s1 : this.d1;
+    words[w + 6] = swap ? this.s2 : this.d2;
+    words[w + 7] = swap ? this.s3 : this.d3;
     session.fwdPort = swap ? decoded.dstPort : decoded.srcPort;
-    session.bwd0 = swap ? this.s0 : this.d0;
-    session.bwd1 = swap ? this.s1 : this.d1;
-    session.bwd2 = swap ? this.s2 : this.d2;
-    session.bwd3 = swap ? this.s3 : this.d3;
     session.bwdPort = swap ? decoded.srcPort : decoded.dstPort;
     session.hash = hash;
     session.baseSec = this.baseSec;
-    session.firstTime = time;
-    session.lastTime = time;
+    const numbers = this.store.numbers;
+    const n = 4 * session.slot;
+    numbers[n] = time;
+    numbers[n + 1] = time;
+    numbers[n + 2] = 0;
+    numbers[n + 3] = 0;
     session.firstIndex = index;
     session.fwdPackets = 0;
     session.bwdPackets = 0;
-    session.fwdBytes = 0;
-    session.bwdBytes = 0;
     session.finFwd = false;
     session.finBwd = false;
     session.closed = false;
@@ -262,32 +270,34 @@ export class FlowTable<T> {
   }
 
   private isForward(session: Session<T>, sport: number, dport: number): boolean {
+    if (session.fwdPort !== sport || session.bwdPort !== dport) return false;
+    const words = this.store.words;
+    const w = 8 * session.slot;
     return (
-      session.fwdPort === sport &&
-      session.bwdPort === dport &&
-      session.fwd0 === this.s0 &&
-      session.bwd0 === this.d0 &&
-      session.fwd1 === this.s1 &&
-      session.bwd1 === this.d1 &&
-      session.fwd2 === this.s2 &&
-      session.bwd2 === this.d2 &&
-      session.fwd3 === this.s3 &&
-      session.bwd3 === this.d3
+      words[w] === this.s0 &&
+      words[w + 4] === this.d0 &&
+      words[w + 1] === this.s1 &&
+      words[w + 5] === this.d1 &&
+      words[w + 2] === this.s2 &&
+      words[w + 6] === this.d2 &&
+      words[w + 3] === this.s3 &&
+      words[w + 7] === this.d3
     );
   }
 
   private isBackward(session: Session<T>, sport: number, dport: number): boolean {
+    if (session.fwdPort !== dport || session.bwdPort !== sport) return false;
+    const words = this.store.words;
+    const w = 8 * session.slot;
     return (
-      session.fwdPort === dport &&
-      session.bwdPort === sport &&
-      session.fwd0 === this.d0 &&
-      session.bwd0 === this.s0 &&
-      session.fwd1 === this.d1 &&
-      session.bwd1 === this.s1 &&
-      session.fwd2 === this.d2 &&
-      session.bwd2 === this.s2 &&
-      session.fwd3 === this.d3 &&
-      session.bwd3 === this.s3
+      words[w] === this.d0 &&
+      words[w + 4] === this.s0 &&
+      words[w + 1] === this.d1 &&
+      words[w + 5] === this.s1 &&
+      words[w + 2] === this.d2 &&
+      words[w + 6] === this.s2 &&
+      words[w + 3] === this.d3 &&
+      words[w + 7] === this.s3
     );
   }
 
