@@ -16,11 +16,19 @@ try {
 parentPort.postMessage(hash.digest("hex"));
 `;
 
-/** The file's SHA-256 in hex. */
-export function hashFile(file: string): Promise<string> {
+/** The file's SHA-256 in hex; `signal` stops the worker (a failed pass should not keep hashing gigabytes). */
+export function hashFile(file: string, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(HASH_WORKER, { eval: true, workerData: file });
-    worker.once("message", (digest: string) => resolve(digest));
+    const stop = () => {
+      worker.terminate();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+    worker.once("message", (digest: string) => {
+      signal.removeEventListener("abort", stop);
+      resolve(digest);
+    });
     worker.once("error", reject);
     worker.once("exit", (code) => {
       if (code !== 0) reject(new Error(`hashing ${file} stopped with exit code ${code}`));

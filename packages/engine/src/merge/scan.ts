@@ -40,7 +40,8 @@ export async function scanCapture(
   const late = new LatePackets(maxLateBytes, name);
   const stats = new TimeStats(late);
   const cursor = await FileCursor.open(file, name);
-  const sha256 = hashFile(file);
+  const stopHashing = new AbortController();
+  const sha256 = hashFile(file, stopHashing.signal);
   // Rejections are taken up once the pass ends; a damaged capture's error comes first.
   sha256.catch(() => {});
   try {
@@ -48,6 +49,9 @@ export async function scanCapture(
       stats.add(packet, cursor);
       if ((stats.packets & 0xffff) === 0) onProgress?.(cursor.bytesRead);
     }
+  } catch (error) {
+    stopHashing.abort();
+    throw error;
   } finally {
     await cursor.close();
   }
