@@ -28,7 +28,12 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const ctx = await openContext(config);
   // Open event streams must not hold a shutdown: close drops every connection.
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+    trustProxy: config.trustProxy,
+  });
 
   // Calls without a body (the original client's /sesion, /logout) may still say they send JSON: read that as no body.
   const json = app.getDefaultJsonParser("error", "error");

@@ -113,6 +113,29 @@ describe("sign in, session, sign out", () => {
   });
 });
 
+describe("many failed sign-ins from one client", () => {
+  it("slow down that client whatever emails it tries", async () => {
+    // Its own server: the other tests' failures come from the same address.
+    const server = await startServer();
+    try {
+      const client = new Client(server.url);
+      const email = uniqueEmail();
+      await client.call("POST", "/api/auth/register", { ...good, email });
+      for (let i = 0; i < 20; i++) {
+        const answer = await client.call("POST", "/api/auth/login", {
+          email: uniqueEmail(),
+          password: "wrong password",
+        });
+        expect(answer.status).toBe(401);
+      }
+      const blocked = await client.call("POST", "/api/auth/login", { email, password: good.password });
+      expect(blocked.status).toBe(429);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("cross-site protection", () => {
   it("refuses state-changing calls from another site, with or without Sec-Fetch-Site", async () => {
     const client = new Client(app.url);

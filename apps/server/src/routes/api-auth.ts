@@ -12,7 +12,7 @@ export function apiAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.post("/api/auth/login", async (request, reply) => {
-    const { user, token, expires } = await ctx.accounts.signIn(request.body);
+    const { user, token, expires } = await ctx.accounts.signIn(request.body, request.ip);
     setSessionCookie(request, reply, token, expires);
     return user;
   });

@@ -58,7 +58,7 @@ export function legacyRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post("/singup", legacy, async (request) => ctx.accounts.register(request.body));
   app.post("/singin", legacy, async (request, reply) => {
-    const { user, token, expires } = await ctx.accounts.signIn(request.body);
+    const { user, token, expires } = await ctx.accounts.signIn(request.body, request.ip);
     setSessionCookie(request, reply, token, expires);
     return user;
   });

@@ -16,7 +16,9 @@ const sessionKey = (token: string) => crypto.createHash("sha256").update(token).
 export function accountsService(db: Db, options: { sessionHours: number }) {
   const users = usersRepository(db);
   const sessions = sessionsRepository(db);
-  const throttle = signInThrottle();
+  // Per email against guessing one account's password; per client address, more leniently, against trying many.
+  const byEmail = signInThrottle(5);
+  const byClient = signInThrottle(20);
 
   async function openSession(userId: string): Promise<{ token: string; expires: Date }> {
     const token = crypto.randomBytes(32).toString("base64url");
@@ -48,21 +50,22 @@ export function accountsService(db: Db, options: { sessionHours: number }) {
       return { userName, email };
     },
 
-    async signIn(body: unknown): Promise<{ user: SessionUser; token: string; expires: Date }> {
+    async signIn(body: unknown, client: string): Promise<{ user: SessionUser; token: string; expires: Date }> {
       const parsed = signinRequest.safeParse(body ?? {});
       if (!parsed.success) throw validationError(parsed.error);
       const key = parsed.data.email.toLowerCase();
-      const wait = throttle.remainingWait(key);
+      const wait = Math.max(byEmail.remainingWait(key), byClient.remainingWait(client));
       if (wait > 0) {
         throw new HttpError(429, [`${messages.tooManyAttempts} ${Math.ceil(wait / 1000)} seconds`]);
       }
       const user = await users.byEmailKey(key);
       const ok = await verifyPassword(parsed.data.password, user?.password_hash ?? (await decoyHash));
       if (!user || !ok) {
-        throttle.failed(key);
+        byEmail.failed(key);
+        byClient.failed(client);
         throw new HttpError(401, [messages.badCredentials]);
       }
-      throttle.succeeded(key);
+      byEmail.succeeded(key);
       const { token, expires } = await openSession(user.id);
       return { user: { userName: user.user_name, email: user.email }, token, expires };
     },

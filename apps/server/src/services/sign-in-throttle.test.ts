@@ -5,7 +5,7 @@ import { signInThrottle } from "./sign-in-throttle.js";
 describe("signInThrottle", () => {
   it("lets five failures pass, then makes each attempt wait 1 s, 2 s, 4 s … after the last failure", () => {
     let now = 0;
-    const throttle = signInThrottle(() => now);
+    const throttle = signInThrottle(5, () => now);
     for (let i = 0; i < 4; i++) throttle.failed("a");
     expect(throttle.remainingWait("a")).toBe(0);
     throttle.failed("a");
@@ -20,7 +20,7 @@ describe("signInThrottle", () => {
 
   it("caps the wait at 15 minutes and forgets after an hour or a success", () => {
     let now = 0;
-    const throttle = signInThrottle(() => now);
+    const throttle = signInThrottle(5, () => now);
     for (let i = 0; i < 40; i++) throttle.failed("a");
     expect(throttle.remainingWait("a")).toBe(15 * 60_000);
     now += 61 * 60_000;

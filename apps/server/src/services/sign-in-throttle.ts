@@ -1,5 +1,5 @@
-// Slows repeated failed sign-ins per email: after a few failures each new attempt must wait, doubling up to 15 minutes.
-const FREE_FAILURES = 5;
+// Slows repeated failed sign-ins per key (an email, or a client address): after a few failures each new attempt
+// must wait, doubling up to 15 minutes.
 const MAX_WAIT_MS = 15 * 60_000;
 const FORGET_AFTER_MS = 60 * 60_000;
 const MAX_TRACKED = 100_000;
@@ -9,12 +9,12 @@ interface Failures {
   last: number;
 }
 
-export function signInThrottle(now: () => number = Date.now) {
+export function signInThrottle(freeFailures: number, now: () => number = Date.now) {
   const failures = new Map<string, Failures>();
 
   const waitFor = (entry: Failures): number => {
-    if (entry.count < FREE_FAILURES) return 0;
-    return Math.min(MAX_WAIT_MS, 1000 * 2 ** (entry.count - FREE_FAILURES));
+    if (entry.count < freeFailures) return 0;
+    return Math.min(MAX_WAIT_MS, 1000 * 2 ** (entry.count - freeFailures));
   };
 
   return {
