@@ -186,7 +186,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     capability: "merge",
     mainRole: "background",
     mainLabel: "Background capture (attack-free)",
-    intro: "Replays an attack-capture into an attack-free background capture, keeping timing and metadata.",
+    intro: "Replays an attack capture into an attack-free background capture, keeping timing and metadata.",
     steps: [
       {
         title: "Attack capture",
