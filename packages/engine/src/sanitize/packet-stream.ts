@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import zlib from "node:zlib";
 import {
+  type CaptureDamage,
   type CapturedPacket,
   type CaptureInfo,
   openPacketSource,
@@ -16,13 +17,14 @@ export interface StreamOptions {
 
 /**
  * Calls `onPacket` for every packet; when it returns a promise (output back-pressure) reading waits for it.
- * A damaged capture rejects with the reader's error (packets before the damage were delivered).
+ * A capture damaged part-way stops at the damage, which the result names (the packets before it were delivered);
+ * one that cannot be read at all rejects.
  */
 export async function forEachPacket(
   file: string,
   options: StreamOptions,
   onPacket: (packet: CapturedPacket, source: PacketSource) => Promise<void> | undefined,
-): Promise<{ packets: number; info: CaptureInfo }> {
+): Promise<{ packets: number; info: CaptureInfo; damage?: CaptureDamage }> {
   const size = fs.statSync(file).size;
   const head = Buffer.alloc(2);
   const fd = fs.openSync(file, "r");
@@ -49,6 +51,9 @@ export async function forEachPacket(
     await drain(source, onPacket);
     return { packets: source.packetCount, info: source.info };
   } catch (error) {
+    if (error instanceof TracemillError && error.code === "DAMAGED_INPUT" && source?.damage) {
+      return { packets: source.packetCount, info: source.info, damage: source.damage };
+    }
     if (error instanceof TracemillError && !error.context.file) {
       throw new TracemillError(error.code, `${file}: ${error.message}`, { ...error.context, file });
     }

@@ -112,6 +112,20 @@ describe("sanitize with the bundled ruleset", () => {
     expect((result.summary.alerts as { total: number }).total).toBe(4);
   });
 
+  it("splits a capture cut short up to the damage and says where it stopped", async () => {
+    const out = outDir();
+    const dir = path.join(verifyDir, "bug-28");
+    const capture = path.join(out, "cut.pcap");
+    fs.writeFileSync(capture, fs.readFileSync(path.join(dir, "input.pcap")).subarray(0, 2500));
+    const result = await sanitize(capture, { ruleFiles: [path.join(dir, "test.rules")] }, { outDir: out });
+    expect(result.summary).toMatchObject({ complete: false, damage: { offset: 2298 } });
+    expect(result.summary.packets).toMatchObject({ input: 7 });
+    const [clean, attacks] = await Promise.all(
+      [path.join(out, "clean.pcap"), path.join(out, "attacks.pcap")].map(readPackets),
+    );
+    expect(clean.length + attacks.length).toBe(7);
+  });
+
   it("counts only alerts at or above the severity threshold", async () => {
     const out = outDir();
     const capture = path.join(testdata, "captures/attacks/syn-scan.pcapng");

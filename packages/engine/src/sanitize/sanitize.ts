@@ -141,13 +141,14 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     };
 
     await collect(input);
+    // Registered before the split writes them, so a failure removes them too.
+    for (const name of ["clean.pcap", "attacks.pcap", "clean.pcapng", "attacks.pcapng"]) outFile(name);
     const split = (): Promise<SplitResult> =>
       splitCapture(input, sessions, run.outDir, {
         onProgress: (fraction) => progress(40 + Math.round(fraction * 20), "splitting the capture"),
         signal: run.signal,
       });
     let result = await split();
-    written.push(...result.outputs.map((o) => path.join(run.outDir, o.name)));
     // Nothing alerted, or nothing left clean: the clean capture cannot alert (and Suricata rejects an empty one).
     let verified = sessions.empty || result.clean.packets === 0;
     for (let extra = 0; extra < verifyPasses && !verified; extra++) {
@@ -182,6 +183,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       packets: { input: result.packets, clean: result.clean.packets, attacks: result.attacks.packets },
       sessions: { clean: inputSessions - sessions.flowCount, attacks: sessions.flowCount },
       outputFormat: result.format,
+      complete: result.damage === undefined,
+      damage: result.damage ?? null,
     };
     await fs.writeFile(outFile("summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
     progress(100, "done");

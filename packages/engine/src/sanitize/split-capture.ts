@@ -28,6 +28,8 @@ export interface SplitResult {
   outputs: OutputFile[];
   /** For each packet of the clean capture, its 0-based index in the input. */
   cleanIndex: Uint32Array;
+  /** Where reading stopped when the capture is damaged part-way (the packets before it were split). */
+  damage?: { offset: number; message: string };
 }
 
 export interface SplitOptions {
@@ -93,6 +95,7 @@ export async function splitCapture(
       { name: `attacks.${format}`, kind: "attacks-pcap" },
     ],
     cleanIndex: cleanIndex.subarray(0, clean.packets),
+    ...(total.damage && { damage: { offset: total.damage.offset, message: total.damage.message } }),
   };
 }
 
