@@ -1,7 +1,6 @@
 // tracemill serve: starts the web application and API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig, startServer } from "@tracemill/server";
 import { Command } from "commander";
 
 /** The built web app, shipped beside the CLI in the repository. */
@@ -15,6 +14,8 @@ export function serveCommand(): Command {
     .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
     .option("--workers <n>", "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1)")
     .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
+      // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
+      const { loadConfig, startServer } = await import("@tracemill/server");
       const config = loadConfig({
         port: options.port,
         host: options.host,
