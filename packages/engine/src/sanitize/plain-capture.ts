@@ -1,13 +1,15 @@
-// What Suricata can read: a gzip-compressed capture is unpacked to a temporary file; an empty one is refused early.
+// What Suricata can read: a gzip-compressed capture is unpacked and an ERF one rewritten as pcapng (libpcap reads
+// neither) in a temporary file; an empty one is refused early.
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import { openPacketSource, TracemillError } from "@tracemill/core";
+import { openPacketSource, PcapngWriter, TracemillError } from "@tracemill/core";
+import { forEachPacket } from "./packet-stream.js";
 
 /** Bytes read to look for a first packet. */
 const probeBytes = 1024 * 1024;
 
-/** Returns `capture` itself, or the path of its unpacked copy (`unpacked`) when it is gzip-compressed. */
+/** Returns `capture` itself, or the path of its readable copy (`unpacked`, `unpacked`.pcapng) made in the work directory. */
 export async function plainCapture(capture: string, unpacked: string, signal?: AbortSignal): Promise<string> {
   const head = await readHead(capture);
   let plain = capture;
@@ -30,6 +32,24 @@ export async function plainCapture(capture: string, unpacked: string, signal?: A
       });
     }
     throw error;
+  }
+  if (source.info.format === "erf") {
+    const converted = `${unpacked}.pcapng`;
+    const file = fs.createWriteStream(converted);
+    let writer: PcapngWriter | undefined;
+    await forEachPacket(plain, { signal }, (packet) => {
+      writer ??= new PcapngWriter((chunk) => {
+        file.write(chunk);
+      });
+      writer.write(packet);
+      return file.writableNeedDrain ? new Promise((resolve) => file.once("drain", () => resolve())) : undefined;
+    });
+    writer?.finish();
+    await new Promise<void>((resolve, reject) => {
+      file.once("error", reject);
+      file.end(() => resolve());
+    });
+    return converted;
   }
   return plain;
 }

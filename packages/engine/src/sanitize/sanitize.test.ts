@@ -112,6 +112,21 @@ describe("sanitize with the bundled ruleset", () => {
     expect((result.summary.alerts as { total: number }).total).toBe(4);
   });
 
+  it("rewrites ERF as pcapng for Suricata and keeps every packet", async () => {
+    const out = outDir();
+    const rules = path.join(out, "any.rules");
+    fs.writeFileSync(rules, 'alert ip any any -> any any (msg:"any"; sid:3; rev:1;)\n');
+    const capture = path.join(testdata, "captures/formats/erf_5-packets.erf");
+    const result = await sanitize(capture, { ruleFiles: [rules], verifyPasses: 0 }, { outDir: out });
+    expect(result.outputs[0].name).toBe("clean.pcapng");
+    const [input, clean, attacks] = await Promise.all(
+      [capture, path.join(out, "clean.pcapng"), path.join(out, "attacks.pcapng")].map(readPackets),
+    );
+    expect(input.length).toBe(5);
+    expect(splitDifference(input, clean, attacks)).toBe("");
+    expect((result.summary.alerts as { total: number }).total).toBeGreaterThan(0);
+  });
+
   it("splits a capture cut short up to the damage and says where it stopped", async () => {
     const out = outDir();
     const dir = path.join(verifyDir, "bug-28");
