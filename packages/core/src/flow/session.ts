@@ -103,16 +103,6 @@ export class Session<T = unknown> {
     return this.store.numbers[4 * this.slot + 3];
   }
 
-  /** Address word `i` (0–3) of the forward side; IPv4 uses word 0. */
-  fwdWord(i: number): number {
-    return this.store.words[8 * this.slot + i];
-  }
-
-  /** Address word `i` (0–3) of the backward side. */
-  bwdWord(i: number): number {
-    return this.store.words[8 * this.slot + 4 + i];
-  }
-
   /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */
   address(forward: boolean, out: Uint8Array): Uint8Array {
     const words = this.store.words;
@@ -124,11 +114,6 @@ export class Session<T = unknown> {
       putWord(out, 12, words[at + 3]);
     }
     return out;
-  }
-
-  /** Duration in nanoseconds, first packet to last. */
-  get duration(): number {
-    return this.lastTime - this.firstTime;
   }
 }
 
