@@ -1,5 +1,6 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces) and its SHA-256, read as a stream without keeping packets.
+import { createHash } from "node:crypto";
 import type { CapturedPacket, CaptureInfo } from "@tracemill/core";
 import { FileCursor } from "./file-cursor.js";
 import { hashFile } from "./file-hash.js";
@@ -41,9 +42,13 @@ export async function scanCapture(
   const stats = new TimeStats(late);
   const cursor = await FileCursor.open(file, name);
   const stopHashing = new AbortController();
-  const sha256 = hashFile(file, stopHashing.signal);
+  // A plain file is hashed from the chunks the pass reads (cheaper than a worker reading it again); a gzip
+  // file's hash is of its compressed bytes, which the pass never sees, so a worker reads those.
+  const hash = cursor.compressed ? null : createHash("sha256");
+  if (hash) cursor.onChunk = (chunk) => hash.update(chunk);
+  const sha256 = hash ? null : hashFile(file, stopHashing.signal);
   // Rejections are taken up once the pass ends; a damaged capture's error comes first.
-  sha256.catch(() => {});
+  sha256?.catch(() => {});
   try {
     for (let packet = await pull(cursor); packet; packet = cursor.next() ?? (await pullChecked(cursor, signal))) {
       stats.add(packet, cursor);
@@ -58,7 +63,7 @@ export async function scanCapture(
   const some = stats.packets > 0;
   return {
     name,
-    sha256: await sha256,
+    sha256: hash ? hash.digest("hex") : await sha256!,
     bytes: cursor.bytesRead,
     info: cursor.info!,
     packets: stats.packets,
