@@ -59,7 +59,7 @@ describe("tracemill extract", () => {
     const out = path.join(dir, "cut.csv");
     const result = runCli(["extract", cut, "-o", out]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/cut\.pcap: .*byte \d+.*sessions of the packets before it/);
+    expect(result.stderr).toMatch(/cut\.pcap: .*byte \d+.*of the packets before it/);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, "cut.summary.json"), "utf8"));
     expect(summary.complete).toBe(false);
     expect(summary.damage.offset).toBeGreaterThan(0);

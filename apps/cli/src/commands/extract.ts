@@ -41,10 +41,12 @@ export function extractCommand(): Command {
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
       if (!summary.complete) {
+        const { damage, csv } = summary;
+        const rows = `${csv.rows} session${csv.rows === 1 ? "" : "s"}`;
         throw new TracemillError(
           "DAMAGED_INPUT",
-          `${capture}: ${summary.damage!.message} (at byte ${summary.damage!.offset}); the CSV holds the ${summary.csv.rows} sessions of the packets before it`,
-          { file: capture, offset: summary.damage!.offset },
+          `${capture}: ${damage!.message}; the CSV holds the ${rows} of the packets before it`,
+          { file: capture, offset: damage!.offset },
         );
       }
     } finally {
