@@ -17,7 +17,7 @@ import type { SessionLabeller } from "../label/session-labeller.js";
 import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
 import { writeSummary } from "../label/summary-file.js";
 import { ImageSheets } from "./image-sheets.js";
-import { ImagesZip } from "./images-zip.js";
+import { ZipWriter } from "./zip-writer.js";
 
 export const IMAGES_ZIP_FILE = "images.zip";
 export const IMAGES_CSV_ENTRY = "features.csv";
@@ -50,15 +50,13 @@ export async function extractImages(
     ? (await createLabeller(capture, options, run)).labeller
     : undefined;
   const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
-  const zip = new ImagesZip(path.join(run.outDir, IMAGES_ZIP_FILE));
+  const zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE));
   const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
   const utf8 = new TextDecoder();
   // Rows wait here until every earlier session has ended: 280 pixel bytes, then the label columns' text.
   const ordered = new OrderedRows((bytes, start, end) => {
-    sheets.add(
-      bytes.subarray(start, start + IMAGE_ROW_BYTES),
-      utf8.decode(bytes.subarray(start + IMAGE_ROW_BYTES, end)),
-    );
+    const labels = end > start + IMAGE_ROW_BYTES ? utf8.decode(bytes.subarray(start + IMAGE_ROW_BYTES, end)) : "";
+    sheets.add(bytes.subarray(start, start + IMAGE_ROW_BYTES), labels);
   });
   let entry = new Uint8Array(IMAGE_ROW_BYTES + 256);
   const labelText = new RowBuilder();
@@ -77,13 +75,15 @@ export async function extractImages(
           labeller?.onPacket?.(session, packet);
         },
         onEnd(image, session, row) {
-          labelText.start();
-          if (labeller) {
-            const label = labeller.label(session);
-            labeller.write(label, row);
-            labeller.write(label, labelText);
-            perLabel[label.label]++;
+          if (!labeller) {
+            ordered.put(session.seq, image.bytes, IMAGE_ROW_BYTES);
+            return;
           }
+          labelText.start();
+          const label = labeller.label(session);
+          labeller.write(label, row);
+          labeller.write(label, labelText);
+          perLabel[label.label]++;
           const length = IMAGE_ROW_BYTES + labelText.length;
           if (entry.length < length) entry = new Uint8Array(2 * length);
           entry.set(image.bytes);

@@ -1,11 +1,11 @@
 // Stacks session rows, in CSV row order, into n × 280 grayscale PNGs inside the zip, and writes the manifest beside.
 import fs from "node:fs";
 import { IMAGE_ROW_BYTES, imageEntryName, imageManifestHeader, imageManifestLine } from "@tracemill/core";
-import { encodeGrayscalePng } from "./grayscale-png.js";
-import type { ImagesZip } from "./images-zip.js";
+import { GrayscaleSheet } from "./grayscale-png.js";
+import type { ZipWriter } from "./zip-writer.js";
 
 export class ImageSheets {
-  private readonly pixels: Uint8Array;
+  private readonly sheet: GrayscaleSheet;
   private rowsInSheet = 0;
   private rows = 0;
   private images = 0;
@@ -18,19 +18,19 @@ export class ImageSheets {
    * `labelColumns` are added to the manifest of a labelled run.
    */
   constructor(
-    private readonly zip: ImagesZip,
+    private readonly zip: ZipWriter,
     private readonly flowsPerImage: number,
     manifestPath: string,
     labelColumns: readonly string[],
   ) {
-    this.pixels = new Uint8Array(flowsPerImage * IMAGE_ROW_BYTES);
+    this.sheet = new GrayscaleSheet(IMAGE_ROW_BYTES, flowsPerImage);
     this.manifestFd = fs.openSync(manifestPath, "w");
     this.manifest = imageManifestHeader(labelColumns);
   }
 
-  /** Adds the next session's row (280 bytes) and its label columns as CSV text ("" when unlabelled). */
+  /** Adds the next session's row (exactly 280 bytes) and its label columns as CSV text ("" when unlabelled). */
   add(row: Uint8Array, labels: string): void {
-    this.pixels.set(row.subarray(0, IMAGE_ROW_BYTES), this.rowsInSheet * IMAGE_ROW_BYTES);
+    this.sheet.scanlines.set(row, this.sheet.lineOffset(this.rowsInSheet));
     this.rowsInSheet++;
     this.rows++;
     this.manifest += imageManifestLine(this.rows, this.flowsPerImage, labels);
@@ -41,7 +41,7 @@ export class ImageSheets {
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
     if (this.rowsInSheet > 0) {
-      this.pixels.fill(0, this.rowsInSheet * IMAGE_ROW_BYTES);
+      this.sheet.clearFrom(this.rowsInSheet);
       this.emit();
     }
     this.flushManifest();
@@ -57,10 +57,8 @@ export class ImageSheets {
   }
 
   private emit(): void {
-    this.zip.addImage(
-      imageEntryName(this.images),
-      encodeGrayscalePng(this.pixels, IMAGE_ROW_BYTES, this.flowsPerImage),
-    );
+    const png = this.sheet.encode();
+    this.zip.addParts(imageEntryName(this.images), png.parts, png.crc);
     this.images++;
     this.rowsInSheet = 0;
   }
