@@ -169,6 +169,13 @@ describe("web app", () => {
     await page.waitForFunction(() => [...document.images].some((i) => i.complete && i.naturalWidth > 0));
     expect(await image.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(280);
     await shot("details-images");
+
+    await page.goto(`${app.url}/ui/dataSets`);
+    await card(page, "Log4Shell sanitized").getByRole("link", { name: "Details" }).click();
+    const alerts = page.getByRole("img", { name: "Alerts per signature" });
+    await alerts.waitFor();
+    expect(await alerts.locator("rect").count()).toBeGreaterThan(0);
+    await shot("details-sanitize");
   });
 
   it("makes a job public; a second user sees it under Shared Jobs and cannot change it", async () => {

@@ -4,10 +4,12 @@ export interface Bar {
   value: number;
 }
 
-export function BarChart({ title, bars, width = 420 }: { title: string; bars: Bar[]; width?: number }) {
+/** Horizontal bars; labels longer than their column are cut with an ellipsis (the full text is the tooltip). */
+export function BarChart(props: { title: string; bars: Bar[]; width?: number; labelWidth?: number }) {
+  const { title, bars, width = 420, labelWidth = 110 } = props;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const row = 22;
-  const labelWidth = 110;
+  const maxChars = Math.floor(labelWidth / 7);
   const height = bars.length * row + 8;
   return (
     <figure className="chart">
@@ -18,7 +20,8 @@ export function BarChart({ title, bars, width = 420 }: { title: string; bars: Ba
           return (
             <g key={bar.label} transform={`translate(0 ${i * row + 4})`}>
               <text x={labelWidth - 6} y={14} textAnchor="end" fontSize="12" fill="currentColor">
-                {bar.label}
+                <title>{bar.label}</title>
+                {bar.label.length > maxChars ? `${bar.label.slice(0, maxChars - 1)}…` : bar.label}
               </text>
               <rect x={labelWidth} y={2} width={Math.max(1, w)} height={row - 6} fill="var(--accent)" rx="2" />
               <text x={labelWidth + w + 6} y={14} fontSize="12" fill="currentColor">

@@ -6,6 +6,7 @@ import { api } from "../api/client.js";
 import { BarChart, Histogram, histogram } from "../charts/bar-chart.js";
 import { countBy, findColumn, parseCsv, protocolName, type Table } from "../charts/csv.js";
 import { readZipEntries } from "../charts/zip-entries.js";
+import { SummaryCharts } from "./summary-charts.js";
 
 const labelName = (value: string) => (value === "1" ? "1 attack" : value === "0" ? "0 normal" : value || "none");
 const PREVIEW_BYTES = 2_000_000;
@@ -24,6 +25,7 @@ export function JobInsights({ job }: { job: Job }) {
   return (
     <>
       {csv && <CsvInsights job={job} name={csv.name} size={csv.size} />}
+      <SummaryCharts job={job} />
       {zip && <ImagePreview job={job} name={zip.name} />}
       {txt && <TextPreview job={job} name={txt.name} />}
     </>
