@@ -46,6 +46,25 @@ export class PcapWriter {
     this.packetCount++;
   }
 
+  /**
+   * Appends `count` whole packet records copied verbatim from `bytes[start, end)`: records already in this
+   * file's layout (little-endian, this timestamp resolution), e.g. read from a pcap with the same header. A
+   * link type must be set (option or earlier packet), since records do not carry one.
+   */
+  writeRecords(bytes: Uint8Array, start: number, end: number, count: number): void {
+    if (this.linkType < 0) throw new TracemillError("BAD_OPTION", "writeRecords() needs the link type first");
+    const b = this.batch;
+    // Large runs fill the current chunk and continue in the next: chunks are bytes of the file, not records.
+    for (let from = start; from < end; ) {
+      const room = b.buf.length - b.used;
+      const n = room > 0 ? Math.min(room, end - from) : Math.min(end - from, b.buf.length);
+      const at = b.reserve(n);
+      b.buf.set(bytes.subarray(from, from + n), at);
+      from += n;
+    }
+    this.packetCount += count;
+  }
+
   /** Writes the header if no packet did, and hands every pending byte to the sink. */
   finish(): void {
     if (this.linkType < 0) this.writeHeader(1);

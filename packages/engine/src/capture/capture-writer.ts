@@ -76,6 +76,20 @@ export class CaptureFileWriter {
     return this.pendingBytes < this.highWater;
   }
 
+  /**
+   * pcap only: appends `count` packet records copied verbatim from `bytes[start, end)`, which must already be
+   * in the output's layout (see PcapWriter.writeRecords); false means: await drain() before the next write.
+   */
+  writeRecords(bytes: Uint8Array, start: number, end: number, count: number): boolean {
+    if (this.failure !== null) throw this.failure;
+    if (this.finished) throw new TracemillError("BAD_OPTION", `${this.file}: write() after close() or abort()`);
+    if (!(this.writer instanceof PcapWriter)) {
+      throw new TracemillError("BAD_OPTION", `${this.file}: verbatim records can only be copied into pcap`);
+    }
+    this.writer.writeRecords(bytes, start, end, count);
+    return this.pendingBytes < this.highWater;
+  }
+
   /** Resolves once the bytes waiting to be written are below the high-water mark. */
   async drain(): Promise<void> {
     while (this.pendingBytes >= this.highWater && this.failure === null) await this.chain;

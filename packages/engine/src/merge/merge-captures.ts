@@ -24,6 +24,7 @@ import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type Prov
 import { ProvenanceWriter } from "./provenance-writer.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
+import { copiesVerbatim, VerbatimRuns } from "./verbatim-runs.js";
 
 export interface MergeOptions extends PlacementOptions {
   /** File name of the merged capture in outDir; default "merged.pcap" or "merged.pcapng" by the output format. */
@@ -116,14 +117,24 @@ export async function mergeCaptures(
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const keepComments = plan.format === "pcapng";
+    // pcap → pcap: the background's records are copied as bytes; attack packets are written field by field
+    // (their timestamps change), after the background's held run.
+    const runs = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond) ? new VerbatimRuns(out) : null;
+    if (runs) {
+      cursors[0].onChunk = (chunk) => runs.onChunk(chunk);
+      cursors[0].beforeRead = () => runs.beforeRead();
+    }
     let mustDrain = false;
     const sink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => {
       const index = packet.index;
       if (input === 1) {
         packet.interfaceIndex += interfaceOffset;
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
+        if (runs && !runs.flush()) mustDrain = true;
       }
-      if (!out.write(packet, keepComments ? source.packetComments() : NO_COMMENTS)) mustDrain = true;
+      if (runs && input === 0) {
+        if (!runs.add(packet)) mustDrain = true;
+      } else if (!out.write(packet, keepComments ? source.packetComments() : NO_COMMENTS)) mustDrain = true;
       record.add(input, index);
       if ((++written & 0xffff) === 0) progress("merging", 50 + (50 * written) / Math.max(1, totalPackets));
     };
@@ -136,6 +147,7 @@ export async function mergeCaptures(
     await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, { signal, pace });
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
+    runs?.flush();
     record.finish();
     await out.close();
   } catch (error) {
