@@ -119,6 +119,23 @@ describe("web app", () => {
     await labels.waitFor();
     expect(await labels.textContent()).toMatch(/0 normal.*1 attack|1 attack.*0 normal/);
     await shot("details-labels-mix");
+
+    await page.goto(`${app.url}/ui/extract/labeling`);
+    await page.getByLabel("Title").fill("Log4Shell classes");
+    await upload(page, "Capture to label", "log4shell-exploit.pcap");
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByLabel(/^Multi-class/).check();
+    const alertsPicker = page.locator("fieldset", { hasText: "Alerts (unified2 or EVE file)" });
+    const choices = alertsPicker.getByLabel("Or use an output of an earlier job");
+    expect(await choices.locator("option").allTextContents()).not.toContain("Log4Shell sanitized / summary.json");
+    await choices.selectOption({ label: "Log4Shell sanitized / alerts.u2" });
+    await page.getByRole("button", { name: "Create job" }).click();
+    await page.waitForURL(`${app.url}/ui/dataSets`);
+    expect(await finished(page, "Log4Shell classes")).toBe("succeeded");
+    await card(page, "Log4Shell classes").getByRole("link", { name: "Details" }).click();
+    const classes = page.getByRole("img", { name: "Sessions per class" });
+    await classes.waitFor();
+    await shot("details-classes");
   });
 
   it("downloads outputs and shows a job's details", async () => {

@@ -22,7 +22,7 @@ export interface PickedFile {
 
 const outputPatterns: Record<InputKind, RegExp> = {
   capture: /\.(pcap|pcapng|cap|dmp|erf)(\.gz)?$/i,
-  alerts: /(\.u2|unified2|\.json)$/i,
+  alerts: /(\.u2|unified2[^/]*|eve[^/]*\.json)$/i,
   classification: /\.(config|txt)$/i,
   rules: /\.rules$/i,
 };
