@@ -7,5 +7,6 @@ export { type ErrorCode, type ErrorContext, isTracemillError, TracemillError } f
 export * from "./features/index.js";
 export * from "./flow/index.js";
 export * from "./labels/index.js";
+export * from "./net/index.js";
 export * from "./outputs/index.js";
 export { CORE_VERSION } from "./version.js";

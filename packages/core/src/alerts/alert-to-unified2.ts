@@ -1,6 +1,7 @@
 // Turns normalized alerts back into unified2 records: an event (104 for IPv4, 105 for IPv6) plus its packet if known.
+
+import { parseIpAddress } from "../net/ip-address.js";
 import type { Alert } from "./alert.js";
-import { parseIpAddress } from "./ip-address.js";
 import type { Unified2Event, Unified2Packet, Unified2Record } from "./unified2-records.js";
 
 /**

@@ -1,6 +1,7 @@
 // The normalized alert shared by sanitization and labelling, whichever log it came from (EVE JSON or unified2).
+
+import { formatIpAddress } from "../net/ip-address.js";
 import type { ClassificationTable } from "./classification.js";
-import { formatIpAddress } from "./ip-address.js";
 import type { Unified2Event } from "./unified2-records.js";
 
 export interface Alert {

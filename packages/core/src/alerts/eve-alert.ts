@@ -1,9 +1,9 @@
 // Reads one line of Suricata's EVE JSON into the normalized Alert (non-alert events are ignored).
 import { TracemillError } from "../errors.js";
+import { formatIpAddress, parseIpAddress } from "../net/ip-address.js";
 import type { Alert } from "./alert.js";
 import { decodeBase64 } from "./base64.js";
 import type { ClassificationTable } from "./classification.js";
-import { formatIpAddress, parseIpAddress } from "./ip-address.js";
 
 const protocolNumbers: Record<string, number> = {
   TCP: 6,

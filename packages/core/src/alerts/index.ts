@@ -4,7 +4,6 @@ export { unified2RecordsFromAlert } from "./alert-to-unified2.js";
 export { decodeBase64 } from "./base64.js";
 export { type Classification, type ClassificationTable, parseClassificationConfig } from "./classification.js";
 export { type EveSource, parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
-export { formatIpAddress, parseIpAddress } from "./ip-address.js";
 export {
   readUnified2,
   Unified2Reader,

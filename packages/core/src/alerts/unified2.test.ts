@@ -2,9 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatIpAddress } from "../net/ip-address.js";
 import { alertFromUnified2Event } from "./alert.js";
 import { unified2RecordsFromAlert } from "./alert-to-unified2.js";
-import { formatIpAddress } from "./ip-address.js";
 import { readUnified2, Unified2Reader, type Unified2RecordAt, type Unified2Warning } from "./unified2-reader.js";
 import type { Unified2Event, Unified2Packet, Unified2Record } from "./unified2-records.js";
 import { encodeUnified2Record } from "./unified2-writer.js";

@@ -1,6 +1,6 @@
 // A set of address rewrites "A=B" for one address family each, looked up by the bytes of a packet's address.
 import { TracemillError } from "../errors.js";
-import { formatIpAddress, parseIpAddress } from "./ip-address.js";
+import { formatIpAddress, requireIpAddress } from "../net/ip-address.js";
 
 /** One rewrite, as given by the user: every occurrence of `from` (source or destination) becomes `to`. */
 export interface AddressMapping {
@@ -15,8 +15,8 @@ export function parseAddressMapping(text: string): AddressMapping {
     throw new TracemillError("BAD_OPTION", `a mapping is written FROM=TO, got "${text}"`, { mapping: text });
   }
   const [from, to] = parts.map((part) => part.trim());
-  parseIpAddress(from);
-  parseIpAddress(to);
+  requireIpAddress(from);
+  requireIpAddress(to);
   return { from, to };
 }
 
@@ -35,8 +35,8 @@ export class AddressMap {
     const canonical: AddressMapping[] = [];
     const seen = new Set<string>();
     for (const mapping of mappings) {
-      const from = parseIpAddress(mapping.from);
-      const to = parseIpAddress(mapping.to);
+      const from = requireIpAddress(mapping.from);
+      const to = requireIpAddress(mapping.to);
       if (from.length !== to.length) {
         throw new TracemillError(
           "BAD_OPTION",

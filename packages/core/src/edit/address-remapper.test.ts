@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isTracemillError } from "../errors.js";
+import { formatIpAddress, requireIpAddress } from "../net/ip-address.js";
 import { AddressMap } from "./address-map.js";
 import { AddressRemapper, type RemapInput } from "./address-remapper.js";
-import { formatIpAddress, parseIpAddress } from "./ip-address.js";
 
 // Packets are built here by hand (Ethernet + IP + transport) and checked by an independent, plain verifier.
 const ETH = 14;
@@ -53,8 +53,8 @@ function ipv4(
   packet.set([0x45, 0, total >> 8, total & 0xff, 0x12, 0x34], ip);
   const flagsOffset = (fragment.mf ? 0x2000 : 0) | fragment.offset;
   packet.set([flagsOffset >> 8, flagsOffset & 0xff, 64, protocol], ip + 6);
-  packet.set(parseIpAddress(src), ip + 12);
-  packet.set(parseIpAddress(dst), ip + 16);
+  packet.set(requireIpAddress(src), ip + 12);
+  packet.set(requireIpAddress(dst), ip + 16);
   const t = ip + 20;
   packet.set([0x30, 0x39, 0x00, 0x50], t);
   if (protocol === 6) packet.set([0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0x20, 0], t + 4);
@@ -82,8 +82,8 @@ function ipv6(protocol: 17 | 58, src: string, dst: string, payload: number[]): B
   packet.set([0x86, 0xdd], 12);
   const ip = ETH;
   packet.set([0x60, 0, 0, 0, transportLength >> 8, transportLength & 0xff, protocol, 64], ip);
-  packet.set(parseIpAddress(src), ip + 8);
-  packet.set(parseIpAddress(dst), ip + 24);
+  packet.set(requireIpAddress(src), ip + 8);
+  packet.set(requireIpAddress(dst), ip + 24);
   const t = ip + 40;
   if (protocol === 17) packet.set([0x30, 0x39, 0x00, 0x35, transportLength >> 8, transportLength & 0xff], t);
   else packet.set([128, 0, 0, 0, 0, 7, 0, 1], t);

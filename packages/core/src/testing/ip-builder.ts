@@ -1,4 +1,5 @@
 // Test-only builders for IPv4/IPv6 (options, extension headers, fragments), TCP and UDP with valid checksums.
+import { parseIpAddress } from "../net/ip-address.js";
 
 /** A built layer: its bytes and the number the enclosing layer announces it with (IP protocol or EtherType). */
 export interface Layer {
@@ -113,21 +114,15 @@ function checksum(parts: Uint8Array[]): number {
 }
 
 export function parseIpv4(text: string): Uint8Array {
-  const parts = text.split(".").map(Number);
-  if (parts.length !== 4 || parts.some((p) => !(p >= 0 && p <= 255))) throw new Error(`bad IPv4 address ${text}`);
-  return Uint8Array.from(parts);
+  const bytes = parseIpAddress(text);
+  if (bytes?.length !== 4) throw new Error(`bad IPv4 address ${text}`);
+  return bytes;
 }
 
 export function parseIpv6(text: string): Uint8Array {
-  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
-  const headWords = head ? head.split(":") : [];
-  const tailWords = tail ? tail.split(":") : [];
-  const zeros = tail === undefined ? 0 : 8 - headWords.length - tailWords.length;
-  const words = [...headWords, ...Array(zeros).fill("0"), ...tailWords].map((w) => Number.parseInt(w, 16));
-  if (words.length !== 8 || words.some((w) => !(w >= 0 && w <= 0xffff))) throw new Error(`bad IPv6 address ${text}`);
-  const out = new Uint8Array(16);
-  for (let i = 0; i < 8; i++) put16(out, i * 2, words[i]);
-  return out;
+  const bytes = parseIpAddress(text);
+  if (bytes?.length !== 16) throw new Error(`bad IPv6 address ${text}`);
+  return bytes;
 }
 
 export function tcp(o: TcpOptions): Layer {

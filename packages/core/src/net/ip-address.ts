@@ -1,4 +1,6 @@
-// IPv4/IPv6 addresses as text and bytes, so alerts from EVE (text) and unified2 (bytes) compare equal.
+// IPv4/IPv6 addresses as text and bytes, without Node's net module (the core stays pure): alerts from EVE (text) and
+// unified2 (bytes) compare equal through it, and address maps read their addresses with it.
+import { TracemillError } from "../errors.js";
 
 /** Formats 4 bytes as dotted quad, 16 bytes as RFC 5952 text (lower case, longest zero run compressed). */
 export function formatIpAddress(bytes: Uint8Array): string {
@@ -26,10 +28,20 @@ export function formatIpAddress(bytes: Uint8Array): string {
   return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
 }
 
-/** Parses dotted-quad IPv4 or IPv6 text (full, compressed or with an embedded IPv4 tail); undefined when invalid. */
+/**
+ * Parses dotted-quad IPv4 or IPv6 text (full, compressed or with an embedded IPv4 tail) into 4 or 16 bytes;
+ * undefined when invalid.
+ */
 export function parseIpAddress(text: string): Uint8Array | undefined {
   if (text.includes(":")) return parseIpv6(text);
   return parseIpv4(text);
+}
+
+/** As parseIpAddress, for addresses a user gave: an invalid one is a BAD_OPTION error. */
+export function requireIpAddress(text: string): Uint8Array {
+  const bytes = parseIpAddress(text);
+  if (!bytes) throw new TracemillError("BAD_OPTION", `not an IPv4 or IPv6 address: "${text}"`, { address: text });
+  return bytes;
 }
 
 /** Dotted quad, read by hand: alerts come by the hundred thousand. */
@@ -46,6 +58,8 @@ function parseIpv4(text: string): Uint8Array | undefined {
       value = 0;
       digits = 0;
     } else if (c >= 48 && c <= 57 && digits < 3) {
+      // Leading zeros are refused: some tools read them as octal, so "010" would be ambiguous.
+      if (digits === 1 && value === 0) return undefined;
       value = value * 10 + c - 48;
       digits++;
     } else return undefined;
@@ -56,11 +70,12 @@ function parseIpv4(text: string): Uint8Array | undefined {
 function parseIpv6(text: string): Uint8Array | undefined {
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
-  const head = groupsOf(halves[0]);
-  const tail = halves.length === 2 ? groupsOf(halves[1]) : [];
+  const compressed = halves.length === 2;
+  const head = groupsOf(halves[0], !compressed);
+  const tail = compressed ? groupsOf(halves[1], true) : [];
   if (!head || !tail) return undefined;
   const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  if (compressed ? missing < 1 : missing !== 0) return undefined;
   const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
   const bytes = new Uint8Array(16);
   groups.forEach((g, i) => {
@@ -70,19 +85,21 @@ function parseIpv6(text: string): Uint8Array | undefined {
   return bytes;
 }
 
-function groupsOf(text: string): number[] | undefined {
+/** The 16-bit groups of one side of `::`; an IPv4 tail (two groups) only where the address ends. */
+function groupsOf(text: string, endsAddress: boolean): number[] | undefined {
   if (text === "") return [];
   const parts = text.split(":");
   const groups: number[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (i === parts.length - 1 && part.includes(".")) {
+    if (endsAddress && i === parts.length - 1 && part.includes(".")) {
       const v4 = parseIpv4(part);
       if (!v4) return undefined;
       groups.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    } else {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
+    } else if (/^[0-9a-fA-F]{1,4}$/.test(part)) {
       groups.push(Number.parseInt(part, 16));
+    } else {
+      return undefined;
     }
   }
   return groups;

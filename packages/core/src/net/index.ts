@@ -1,0 +1,2 @@
+// Public surface of core/net: IP addresses as text and bytes.
+export { formatIpAddress, parseIpAddress } from "./ip-address.js";
