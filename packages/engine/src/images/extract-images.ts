@@ -2,14 +2,7 @@
 // manifest and the feature CSV (with labels when asked), all from one pass over the capture.
 import fs from "node:fs";
 import path from "node:path";
-import {
-  IMAGE_MANIFEST_NAME,
-  IMAGE_ROW_BYTES,
-  ImageRow,
-  OrderedRows,
-  RowBuilder,
-  TracemillError,
-} from "@tracemill/core";
+import { IMAGE_MANIFEST_NAME, ImageRow, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
 import { labelSourceSummary } from "../label/label-capture.js";
@@ -53,12 +46,6 @@ export async function extractImages(
   const zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE));
   const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
   const utf8 = new TextDecoder();
-  // Rows wait here until every earlier session has ended: 280 pixel bytes, then the label columns' text.
-  const ordered = new OrderedRows((bytes, start, end) => {
-    const labels = end > start + IMAGE_ROW_BYTES ? utf8.decode(bytes.subarray(start + IMAGE_ROW_BYTES, end)) : "";
-    sheets.add(bytes.subarray(start, start + IMAGE_ROW_BYTES), labels);
-  });
-  let entry = new Uint8Array(IMAGE_ROW_BYTES + 256);
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   try {
@@ -75,8 +62,9 @@ export async function extractImages(
           labeller?.onPacket?.(session, packet);
         },
         onEnd(image, session, row) {
+          // A session's sequence number is its CSV data row (0-based): the row goes straight into its image.
           if (!labeller) {
-            ordered.put(session.seq, image.bytes, IMAGE_ROW_BYTES);
+            sheets.add(session.seq, image.bytes, "");
             return;
           }
           labelText.start();
@@ -84,11 +72,7 @@ export async function extractImages(
           labeller.write(label, row);
           labeller.write(label, labelText);
           perLabel[label.label]++;
-          const length = IMAGE_ROW_BYTES + labelText.length;
-          if (entry.length < length) entry = new Uint8Array(2 * length);
-          entry.set(image.bytes);
-          entry.set(labelText.bytes.subarray(0, labelText.length), IMAGE_ROW_BYTES);
-          ordered.put(session.seq, entry, length);
+          sheets.add(session.seq, image.bytes, utf8.decode(labelText.bytes.subarray(0, labelText.length)));
         },
       },
       options,

@@ -6,12 +6,9 @@ import zlib from "node:zlib";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GRAYSCALE = 0;
-/**
- * Level 1: within a few percent of level 6 in size on packet bytes, at half the time. memLevel 5 (a 4096-entry hash
- * table instead of 32 768): zlib clears and fills its tables for every image, and on images of a few to a hundred
- * kilobytes that set-up costs more than the smaller table loses (sizes within 1 %, a third less time at n = 32).
- */
-const DEFLATE = { level: 1, memLevel: 5 } as const;
+/** Level 1: within a few percent of level 6 in size on packet bytes, at half the time. */
+const DEFLATE = { level: 1 } as const;
+const IEND = chunk("IEND", Buffer.alloc(0));
 
 /** A PNG in parts ready to be written one after the other, with the CRC-32 of the whole file (for the zip). */
 export interface EncodedPng {
@@ -19,23 +16,26 @@ export interface EncodedPng {
   crc: number;
 }
 
+/** Bytes of `height` PNG scanlines of `width` pixels: each a filter-type byte, then the row. */
+export function scanlinesLength(width: number, height: number): number {
+  return height * (width + 1);
+}
+
+/** Where row `y`'s pixels start among scanlines of `width` pixels. */
+export function scanlineOffset(width: number, y: number): number {
+  return y * (width + 1) + 1;
+}
+
 /**
- * The pixels of one image laid out as PNG scanlines (a filter byte, then the row), so rows are written in place and
- * the image is deflated without another copy. Every row has filter type 0 (None): packet bytes are not smooth like
- * photographs, and filtering would gain little. The buffer is reused from image to image.
+ * Encodes PNGs of one size from pixels laid out as PNG scanlines (see `scanlineOffset`), so rows are written in
+ * place by the caller and deflated without another copy. Every filter byte must be 0 (None): packet bytes are not
+ * smooth like photographs, and filtering would gain little.
  */
-export class GrayscaleSheet {
-  /** Scanlines: row y's pixels are at `lineOffset(y)` … + width; each line's first byte (filter None) stays 0. */
-  readonly scanlines: Uint8Array;
+export class GrayscalePngEncoder {
   private readonly head: Buffer;
   private readonly headCrc: number;
-  private static readonly IEND = chunk("IEND", Buffer.alloc(0));
 
-  constructor(
-    readonly width: number,
-    readonly height: number,
-  ) {
-    this.scanlines = new Uint8Array(height * (width + 1));
+  constructor(width: number, height: number) {
     const header = Buffer.alloc(13);
     header.writeUInt32BE(width, 0);
     header.writeUInt32BE(height, 4);
@@ -46,19 +46,12 @@ export class GrayscaleSheet {
     this.headCrc = zlib.crc32(this.head);
   }
 
-  /** Where row `y`'s pixels start in `scanlines`. */
-  lineOffset(y: number): number {
-    return y * (this.width + 1) + 1;
-  }
-
-  /** Zeroes rows `from` … height − 1 (the padding of a last, partly filled image). */
-  clearFrom(from: number): void {
-    this.scanlines.fill(0, from * (this.width + 1));
-  }
-
-  /** The PNG of the current pixels. Synchronous on purpose: handing images of a few kilobytes to the thread pool costs more than compressing them here. */
-  encode(): EncodedPng {
-    const data = zlib.deflateSync(this.scanlines, DEFLATE);
+  /**
+   * The PNG of `scanlines`. Synchronous on purpose: handing images of a few kilobytes to the thread pool costs more
+   * than compressing them here.
+   */
+  encode(scanlines: Uint8Array): EncodedPng {
+    const data = zlib.deflateSync(scanlines, DEFLATE);
     const idatHead = Buffer.alloc(8);
     idatHead.writeUInt32BE(data.length, 0);
     idatHead.write("IDAT", 4, "latin1");
@@ -67,8 +60,8 @@ export class GrayscaleSheet {
     let crc = zlib.crc32(idatHead, this.headCrc);
     crc = zlib.crc32(data, crc);
     crc = zlib.crc32(idatTail, crc);
-    crc = zlib.crc32(GrayscaleSheet.IEND, crc);
-    return { parts: [this.head, idatHead, data, idatTail, GrayscaleSheet.IEND], crc };
+    crc = zlib.crc32(IEND, crc);
+    return { parts: [this.head, idatHead, data, idatTail, IEND], crc };
   }
 }
 

@@ -1,17 +1,30 @@
-// Stacks session rows, in CSV row order, into n × 280 grayscale PNGs inside the zip, and writes the manifest beside.
+// Places each session's row straight into its n × 280 image (sessions end out of order), and writes each image into
+// the zip, with its manifest lines, once all its rows are in and every earlier image is written.
 import fs from "node:fs";
 import { IMAGE_ROW_BYTES, imageEntryName, imageManifestHeader, imageManifestLine } from "@tracemill/core";
-import { GrayscaleSheet } from "./grayscale-png.js";
+import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
 
+/** Emptied image buffers kept for the next images (more are left to the garbage collector after a peak). */
+const SPARE_SHEETS = 16;
+
+/** An image still taking rows: its scanlines, rows placed so far and, in a labelled run, each row's label text. */
+interface Sheet {
+  scanlines: Uint8Array;
+  placed: number;
+  labels: string[];
+}
+
 export class ImageSheets {
-  private readonly sheet: GrayscaleSheet;
-  private rowsInSheet = 0;
+  private readonly encoder: GrayscalePngEncoder;
+  /** Images taking rows, by image number; only images from `nextImage` on are here. */
+  private readonly open = new Map<number, Sheet>();
+  private readonly spare: Sheet[] = [];
+  private nextImage = 0;
   private rows = 0;
-  private images = 0;
   private manifest = "";
   private readonly manifestFd: number;
-  private open = true;
+  private manifestOpen = true;
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
@@ -23,44 +36,75 @@ export class ImageSheets {
     manifestPath: string,
     labelColumns: readonly string[],
   ) {
-    this.sheet = new GrayscaleSheet(IMAGE_ROW_BYTES, flowsPerImage);
+    this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
     this.manifestFd = fs.openSync(manifestPath, "w");
     this.manifest = imageManifestHeader(labelColumns);
   }
 
-  /** Adds the next session's row (exactly 280 bytes) and its label columns as CSV text ("" when unlabelled). */
-  add(row: Uint8Array, labels: string): void {
-    this.sheet.scanlines.set(row, this.sheet.lineOffset(this.rowsInSheet));
-    this.rowsInSheet++;
+  /**
+   * Places the row (exactly 280 bytes) of CSV data row `seq` (0-based) and its label columns as CSV text ("" when
+   * unlabelled). Every row number from 0 up is placed exactly once, in any order.
+   */
+  add(seq: number, row: Uint8Array, labels: string): void {
+    const image = Math.floor(seq / this.flowsPerImage);
+    const y = seq - image * this.flowsPerImage;
+    let sheet = this.open.get(image);
+    if (!sheet) {
+      sheet = this.spare.pop() ?? {
+        scanlines: new Uint8Array(scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage)),
+        placed: 0,
+        labels: [],
+      };
+      this.open.set(image, sheet);
+    }
+    sheet.scanlines.set(row, scanlineOffset(IMAGE_ROW_BYTES, y));
+    if (labels !== "") sheet.labels[y] = labels;
     this.rows++;
-    this.manifest += imageManifestLine(this.rows, this.flowsPerImage, labels);
-    if (this.manifest.length > 1 << 16) this.flushManifest();
-    if (this.rowsInSheet === this.flowsPerImage) this.emit();
+    if (++sheet.placed === this.flowsPerImage && image === this.nextImage) this.emitCompleted();
   }
 
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
-    if (this.rowsInSheet > 0) {
-      this.sheet.clearFrom(this.rowsInSheet);
-      this.emit();
+    const last = this.open.get(this.nextImage);
+    if (last) {
+      last.scanlines.fill(0, scanlineOffset(IMAGE_ROW_BYTES, last.placed) - 1);
+      this.emit(last, last.placed);
     }
+    if (this.open.size > 0) throw new RangeError(`rows missing before image ${this.nextImage}`);
     this.flushManifest();
     fs.closeSync(this.manifestFd);
-    this.open = false;
-    return { images: this.images, rows: this.rows };
+    this.manifestOpen = false;
+    return { images: this.nextImage, rows: this.rows };
   }
 
   /** Closes the manifest after a failure (the scratch directory holding it is removed by the caller). */
   discard(): void {
-    if (this.open) fs.closeSync(this.manifestFd);
-    this.open = false;
+    if (this.manifestOpen) fs.closeSync(this.manifestFd);
+    this.manifestOpen = false;
   }
 
-  private emit(): void {
-    const png = this.sheet.encode();
-    this.zip.addParts(imageEntryName(this.images), png.parts, png.crc);
-    this.images++;
-    this.rowsInSheet = 0;
+  private emitCompleted(): void {
+    for (;;) {
+      const sheet = this.open.get(this.nextImage);
+      if (!sheet || sheet.placed < this.flowsPerImage) return;
+      this.emit(sheet, this.flowsPerImage);
+    }
+  }
+
+  /** Writes image `nextImage` with its first `rows` rows' manifest lines, and frees its buffer for reuse. */
+  private emit(sheet: Sheet, rows: number): void {
+    const png = this.encoder.encode(sheet.scanlines);
+    this.zip.addParts(imageEntryName(this.nextImage), png.parts, png.crc);
+    const first = this.nextImage * this.flowsPerImage;
+    for (let y = 0; y < rows; y++) {
+      this.manifest += imageManifestLine(first + y + 1, this.flowsPerImage, sheet.labels[y] ?? "");
+    }
+    if (this.manifest.length > 1 << 16) this.flushManifest();
+    this.open.delete(this.nextImage);
+    this.nextImage++;
+    sheet.placed = 0;
+    sheet.labels.length = 0;
+    if (this.spare.length < SPARE_SHEETS) this.spare.push(sheet);
   }
 
   private flushManifest(): void {
