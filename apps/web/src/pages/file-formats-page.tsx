@@ -22,7 +22,7 @@ export function FileFormatsPage() {
     <section>
       <h1>File Formats</h1>
       <p className="lead">Every file kind has one icon, used on job cards, outputs and the upload forms.</p>
-      <ul className="format-list">
+      <ul className="format-list" aria-label="File kinds">
         {documentedKinds.map(({ kind, text }) => (
           <li key={kind}>
             <FileIcon kind={kind} size={40} />
