@@ -1,29 +1,10 @@
 // Image rows: bytes from the IP header on, packet after packet, addresses and ports zeroed, clipped at 280.
 import { describe, expect, it } from "vitest";
-import { type DecodedPacket, DecodeKind } from "../decode/decoded-packet.js";
+import { createDecodedPacket, type DecodedPacket, DecodeKind } from "../decode/decoded-packet.js";
 import { IMAGE_ROW_BYTES, ImageRow } from "./image-row.js";
 
 function decoded(fields: Partial<DecodedPacket>): DecodedPacket {
-  return {
-    kind: DecodeKind.NonIp,
-    ipVersion: 0,
-    src: new Uint8Array(16),
-    dst: new Uint8Array(16),
-    protocol: -1,
-    srcPort: 0,
-    dstPort: 0,
-    ipLength: 0,
-    ipHeaderLength: 0,
-    transportHeaderLength: 0,
-    tcpFlags: 0,
-    payloadLength: 0,
-    ipOffset: -1,
-    transportOffset: -1,
-    isFragment: false,
-    truncated: false,
-    malformed: false,
-    ...fields,
-  } as DecodedPacket;
+  return { ...createDecodedPacket(), ...fields };
 }
 
 /** An Ethernet frame holding an IPv4 (20-byte header) TCP segment (20-byte header) with `payload` bytes. */
