@@ -14,7 +14,7 @@ export interface ServerConfig {
   databaseFile: string;
   /** Largest accepted upload in bytes (default 50 GB). */
   maxUploadBytes: number;
-  /** Jobs run at once, each in its own worker process (default: one per core less one, at least 1). */
+  /** Jobs run at once, each in its own worker process (default: one per core less one, at least 1; 0: none). */
   workers: number;
   /** How long a sign-in lasts, in hours (default 7 days). */
   sessionHours: number;
@@ -51,7 +51,12 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   }
   const dataDir = path.resolve(input.dataDir ?? env.TRACEMILL_DATA_DIR ?? "data");
   const defaultWorkers = Math.max(1, os.availableParallelism() - 1);
-  const workers = Math.floor(positiveNumber("worker count", input.workers ?? env.TRACEMILL_WORKERS, defaultWorkers));
+  const rawWorkers = input.workers ?? env.TRACEMILL_WORKERS;
+  // 0: this process runs no jobs (`serve` only answers HTTP; `tracemill worker` processes run them).
+  const workers =
+    Number(rawWorkers) === 0 && rawWorkers !== ""
+      ? 0
+      : Math.floor(positiveNumber("worker count", rawWorkers, defaultWorkers));
   return {
     port,
     host: input.host ?? env.TRACEMILL_HOST ?? "0.0.0.0",

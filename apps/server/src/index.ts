@@ -1,4 +1,5 @@
-// Public surface of the server: build the app or start it.
+// Public surface of the server: build the app or start it, or start a worker pool without HTTP.
 export { buildApp } from "./app.js";
 export { type ConfigInput, loadConfig, type ServerConfig } from "./config.js";
+export { type RunningWorker, startWorker } from "./jobs/standalone-worker.js";
 export { startServer } from "./start.js";

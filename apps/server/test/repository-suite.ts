@@ -71,14 +71,36 @@ export function repositorySuite(name: string, open: () => Promise<Db>): void {
       const jobs = jobsRepository(db);
       await jobs.insert(job("late", "u1", 2), [{ role: "capture", fileId: "f1" }]);
       await jobs.insert(job("early", "u1", 1), [{ role: "capture", fileId: "f1" }]);
-      expect((await jobs.nextQueued(5)).map((j) => j.id)).toEqual(["early", "late"]);
-      expect(await jobs.transition("early", ["queued"], { status: "running" })).toBe(true);
+      expect(await jobs.claimNext("w1", at(3), at(4))).toBe("early");
       expect(await jobs.transition("early", ["queued"], { status: "running" })).toBe(false);
+      expect(await jobs.claimNext("w2", at(3), at(4))).toBe("late");
+      expect(await jobs.claimNext("w2", at(3), at(4))).toBeUndefined();
+      // Only the holder writes to a claimed job.
+      expect(await jobs.updateClaimed("early", "w2", { percent: 50 })).toBe(false);
+      expect(await jobs.updateClaimed("early", "w1", { percent: 40 })).toBe(true);
+      await jobs.renewLeases("w2", ["late"], at(8));
       await jobs.insert(job("doomed", "u1", 3, { status: "running", cancel_requested: 1 }), []);
-      await jobs.requeueInterrupted(at(9));
-      expect((await jobs.byId("early"))?.status).toBe("queued");
+      const claims = await jobs.runningClaims();
+      expect(claims.map((c) => [c.id, c.worker_id, c.lease_expires_at]).sort()).toEqual([
+        ["doomed", null, null],
+        ["early", "w1", at(4)],
+        ["late", "w2", at(8)],
+      ]);
+      const early = claims.find((c) => c.id === "early")!;
+      // A claim renewed since it was read is not released.
+      await jobs.renewLeases("w1", ["early"], at(9));
+      expect(await jobs.release(early, at(5), "again")).toBe(false);
+      expect(await jobs.release({ ...early, lease_expires_at: at(9) }, at(10), "again")).toBe(true);
+      expect(await jobs.release(claims.find((c) => c.id === "doomed")!, at(10), "again")).toBe(true);
+      const requeued = await jobs.byId("early");
+      expect([requeued?.status, requeued?.stage, requeued?.worker_id, requeued?.owner_name]).toEqual([
+        "queued",
+        "again",
+        null,
+        "u1",
+      ]);
       expect((await jobs.byId("doomed"))?.status).toBe("cancelled");
-      expect((await jobs.byId("early"))?.owner_name).toBe("u1");
+      expect((await jobs.byId("late"))?.status).toBe("running");
       await db.destroy();
     });
 

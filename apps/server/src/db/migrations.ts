@@ -78,6 +78,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("job_outputs").addColumn("sha256", "text").execute();
     },
   },
+  "0003-job-leases": {
+    // A running job names the process that claimed it and until when that claim holds (renewed while it runs), so
+    // several processes can share the queue and a job whose worker died goes back to it.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("jobs").addColumn("worker_id", "text").execute();
+      await db.schema.alterTable("jobs").addColumn("lease_expires_at", "text").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -46,6 +46,10 @@ export interface JobsTable {
   error: string | null;
   summary: string | null;
   cancel_requested: number;
+  /** The process that claimed the job last (`pid@host/random`); kept after the run as a record of who ran it. */
+  worker_id: string | null;
+  /** ISO time until which that claim holds while the job runs (the process renews it); null otherwise. */
+  lease_expires_at: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

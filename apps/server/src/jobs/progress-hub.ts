@@ -12,6 +12,10 @@ export function progressHub() {
       emitter.on(jobId, listener);
       return () => emitter.off(jobId, listener);
     },
+    /** Jobs someone listens to now. */
+    watched(): string[] {
+      return emitter.eventNames().filter((name): name is string => typeof name === "string");
+    },
   };
 }
 

@@ -1,4 +1,6 @@
 // The worker pool: claims queued jobs from the database and runs each in its own process, up to `workers` at once.
+// Several pools (the server's, `tracemill worker`s) may share one database: claims are atomic and leased, a job whose
+// pool died is queued again, and cancels and progress travel through the database.
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -8,15 +10,22 @@ import type { Db } from "../db/connect.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
 import type { ProgressHub } from "./progress-hub.js";
+import { newWorkerId, workerIsGone } from "./worker-identity.js";
 import type { FromWorker, RunMessage } from "./worker-messages.js";
 
 const workerEntry = fileURLToPath(new URL("./worker-process.js", import.meta.url));
 const POLL_MS = 1000;
 const CANCEL_GRACE_MS = 5000;
+/** A claim not renewed for this long is taken to be dead; pools renew theirs every third of it. */
+export const LEASE_MS = 30_000;
+/** How often event streams of jobs run by other processes look for changes in the database. */
+const WATCH_MS = 500;
 
 interface Running {
   child: ChildProcess;
   cancelled: boolean;
+  /** The claim went to another process (our lease expired): stop without writing anything. */
+  lost: boolean;
   finished: Promise<void>;
 }
 
@@ -27,15 +36,19 @@ export interface RunnerOptions {
 
 export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: RunnerOptions) {
   const jobs = jobsRepository(db);
+  const workerId = newWorkerId();
   const running = new Map<string, Running>();
-  let timer: NodeJS.Timeout | null = null;
+  const seen = new Map<string, string>();
+  let timers: NodeJS.Timeout[] = [];
   let polling = false;
   let stopped = false;
+  let renewedAt = 0;
 
   const now = () => new Date().toISOString();
+  const leaseUntil = () => new Date(Date.now() + LEASE_MS).toISOString();
 
   async function finish(jobId: string, changes: Parameters<typeof jobs.update>[1]): Promise<void> {
-    await jobs.transition(jobId, ["running"], { ...changes, finished_at: now() });
+    await jobs.updateClaimed(jobId, workerId, { ...changes, finished_at: now(), lease_expires_at: null });
     hub.changed(jobId);
   }
 
@@ -52,13 +65,13 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     const child = fork(workerEntry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
     let outcome: FromWorker | null = null;
     let lastWrite = Promise.resolve();
-    const entry: Running = { child, cancelled: false, finished: Promise.resolve() };
+    const entry: Running = { child, cancelled: false, lost: false, finished: Promise.resolve() };
     entry.finished = new Promise<void>((resolve) => {
       child.on("message", (message: FromWorker) => {
         if (message.type === "progress") {
           const percent = Math.max(0, Math.min(100, message.percent));
           lastWrite = lastWrite
-            .then(() => jobs.transition(jobId, ["running"], { percent, stage: message.stage }))
+            .then(() => jobs.updateClaimed(jobId, workerId, { percent, stage: message.stage }))
             .then(() => hub.changed(jobId));
         } else {
           outcome = message;
@@ -71,7 +84,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
         const settle = async () => {
           await lastWrite;
           running.delete(jobId);
-          if (stopped) return;
+          if (stopped || entry.lost) return;
           const result = outcome as FromWorker | null;
           if (entry.cancelled) {
             fs.rmSync(outDir, { recursive: true, force: true });
@@ -143,24 +156,52 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     clearTimeout(kill);
   }
 
+  /** Our running jobs: a cancel asked in another process reaches them here; a lost claim stops them. */
+  async function checkRunning(): Promise<void> {
+    const ids = [...running.keys()];
+    if (ids.length === 0) return;
+    const states = new Map((await jobs.stateOf(ids)).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const entry = running.get(id);
+      const state = states.get(id);
+      if (!entry) continue;
+      if (state?.status !== "running" || state.worker_id !== workerId) {
+        entry.lost = true;
+        entry.child.kill("SIGKILL");
+      } else if (state.cancel_requested === 1 && !entry.cancelled) {
+        void cancel(id);
+      }
+    }
+    if (Date.now() - renewedAt >= LEASE_MS / 3) {
+      renewedAt = Date.now();
+      await jobs.renewLeases(workerId, [...running.keys()], leaseUntil());
+    }
+  }
+
+  /** Jobs of pools that are gone (process ended on this host, or lease expired) go back to the queue. */
+  async function reclaimStale(): Promise<void> {
+    const at = now();
+    for (const claim of await jobs.runningClaims()) {
+      if (claim.worker_id === workerId) continue;
+      const expired = claim.lease_expires_at === null || claim.lease_expires_at < at;
+      if (!expired && !(claim.worker_id !== null && workerIsGone(claim.worker_id))) continue;
+      if (await jobs.release(claim, at, "queued again: its worker stopped")) hub.changed(claim.id);
+    }
+  }
+
   async function poll(): Promise<void> {
     if (polling || stopped) return;
     polling = true;
     try {
+      await checkRunning();
+      await reclaimStale();
       while (!stopped && running.size < options.workers) {
-        const [next] = await jobs.nextQueued(1);
-        if (!next) break;
-        const claimed = await jobs.transition(next.id, ["queued"], {
-          status: "running",
-          started_at: now(),
-          percent: 0,
-          stage: "starting",
-        });
-        if (!claimed) continue;
-        hub.changed(next.id);
-        await launch(next.id).catch(async (error: unknown) => {
-          running.delete(next.id);
-          await finish(next.id, {
+        const id = await jobs.claimNext(workerId, now(), leaseUntil());
+        if (!id) break;
+        hub.changed(id);
+        await launch(id).catch(async (error: unknown) => {
+          running.delete(id);
+          await finish(id, {
             status: "failed",
             stage: "failed",
             error: `The job could not start: ${String(error)}`,
@@ -172,6 +213,22 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     }
   }
 
+  /** Event streams in this process follow jobs that other processes run: their changes arrive through the database. */
+  async function watch(): Promise<void> {
+    if (stopped) return;
+    const ids = hub.watched().filter((id) => !running.has(id));
+    for (const id of seen.keys()) if (!ids.includes(id)) seen.delete(id);
+    if (ids.length === 0) return;
+    const rows = new Map((await jobs.progressOf(ids)).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = rows.get(id);
+      const state = row ? `${row.status} ${row.percent} ${row.stage}` : "deleted";
+      // The first sight counts as a change too: the job may have moved on since the stream sent its state.
+      if (seen.get(id) !== state) hub.changed(id);
+      seen.set(id, state);
+    }
+  }
+
   function wake(): void {
     setImmediate(() => {
       poll().catch(() => {});
@@ -179,20 +236,24 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
   }
 
   return {
+    workerId,
     async start(): Promise<void> {
-      await jobs.requeueInterrupted(now());
-      timer = setInterval(wake, POLL_MS);
+      const watchTimer = setInterval(() => void watch().catch(() => {}), WATCH_MS);
+      timers = [setInterval(wake, POLL_MS), watchTimer];
       wake();
     },
     wake,
     cancel,
-    /** Stops the pool: workers are killed, their jobs stay "running" in the database and are queued again at start. */
+    /** Stops the pool: workers are killed and their jobs queued again (run from the start by whichever pool is next). */
     async stop(): Promise<void> {
       stopped = true;
-      if (timer) clearInterval(timer);
-      const all = [...running.values()];
-      for (const entry of all) entry.child.kill("SIGKILL");
-      await Promise.all(all.map((entry) => entry.finished));
+      for (const timer of timers) clearInterval(timer);
+      const all = [...running.entries()];
+      for (const [, entry] of all) entry.child.kill("SIGKILL");
+      await Promise.all(all.map(([, entry]) => entry.finished));
+      for (const claim of await jobs.runningClaims()) {
+        if (claim.worker_id === workerId) await jobs.release(claim, now(), "queued again: its worker stopped");
+      }
     },
   };
 }

@@ -1,11 +1,14 @@
 // Jobs, their inputs and outputs, and the durable queue (a job row with status "queued" is a queue entry).
 import type { JobStatus } from "@tracemill/contracts";
+import type { Insertable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
 
 export type JobRow = JobsTable & { owner_name: string };
 export type JobInputRow = FilesTable & { role: string };
 export type JobOutputRow = Omit<JobOutputsTable, "position">;
+/** Who holds a running job and until when, as read by a process looking for jobs whose worker is gone. */
+export type JobClaim = Pick<JobsTable, "id" | "worker_id" | "lease_expires_at" | "cancel_requested">;
 
 export function jobsRepository(db: Db) {
   const withOwner = () =>
@@ -16,7 +19,7 @@ export function jobsRepository(db: Db) {
       .select("users.user_name as owner_name");
 
   return {
-    async insert(job: JobsTable, inputs: { role: string; fileId: string }[]): Promise<void> {
+    async insert(job: Insertable<JobsTable>, inputs: { role: string; fileId: string }[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto("jobs").values(job).execute();
         for (const input of inputs) {
@@ -82,29 +85,89 @@ export function jobsRepository(db: Db) {
         }
       });
     },
-    /** The oldest queued jobs, for the worker pool to claim. */
-    nextQueued: (limit: number) =>
+    /**
+     * Claims the oldest queued job for a worker in one statement: of several processes racing for it, the row's
+     * status check lets exactly one update it (SQLite serialises writers; PostgreSQL re-checks the row after its lock).
+     */
+    async claimNext(workerId: string, now: string, leaseUntil: string): Promise<string | undefined> {
+      const claimed = await db
+        .updateTable("jobs")
+        .set({ status: "running", worker_id: workerId, lease_expires_at: leaseUntil, started_at: now })
+        .set({ percent: 0, stage: "starting" })
+        .where("status", "=", "queued")
+        .where("id", "=", (eb) =>
+          eb
+            .selectFrom("jobs as next")
+            .select("next.id")
+            .where("next.status", "=", "queued")
+            .orderBy("next.created_at")
+            .orderBy("next.id")
+            .limit(1),
+        )
+        .returning("id")
+        .executeTakeFirst();
+      return claimed?.id;
+    },
+    /** Changes a running job only while this worker still holds it; false when the claim was lost. */
+    async updateClaimed(id: string, workerId: string, changes: Partial<JobsTable>): Promise<boolean> {
+      const result = await db
+        .updateTable("jobs")
+        .set(changes)
+        .where("id", "=", id)
+        .where("status", "=", "running")
+        .where("worker_id", "=", workerId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async renewLeases(workerId: string, ids: string[], leaseUntil: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable("jobs")
+        .set({ lease_expires_at: leaseUntil })
+        .where("id", "in", ids)
+        .where("status", "=", "running")
+        .where("worker_id", "=", workerId)
+        .execute();
+    },
+    /** The state of the given jobs, for a worker to see cancels and lost claims of the jobs it runs. */
+    stateOf: (ids: string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom("jobs")
+            .select(["id", "status", "worker_id", "cancel_requested"])
+            .where("id", "in", ids)
+            .execute(),
+    progressOf: (ids: string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db.selectFrom("jobs").select(["id", "status", "percent", "stage"]).where("id", "in", ids).execute(),
+    runningClaims: (): Promise<JobClaim[]> =>
       db
         .selectFrom("jobs")
-        .select("id")
-        .where("status", "=", "queued")
-        .orderBy("created_at")
-        .orderBy("id")
-        .limit(limit)
+        .select(["id", "worker_id", "lease_expires_at", "cancel_requested"])
+        .where("status", "=", "running")
         .execute(),
-    /** At start: jobs that were running when the server stopped go back to the queue (or end, if cancelled). */
-    async requeueInterrupted(now: string): Promise<void> {
-      await db
+    /**
+     * Puts a running job back in the queue (or ends it, if a cancel was asked) unless its claim changed since it was
+     * read: a renewed lease or a new holder means someone else is running it.
+     */
+    async release(claim: JobClaim, now: string, stage: string): Promise<boolean> {
+      const same = db
         .updateTable("jobs")
-        .set({ status: "cancelled", finished_at: now, stage: "cancelled" })
+        .where("id", "=", claim.id)
         .where("status", "=", "running")
+        .where("worker_id", claim.worker_id === null ? "is" : "=", claim.worker_id)
+        .where("lease_expires_at", claim.lease_expires_at === null ? "is" : "=", claim.lease_expires_at);
+      const cancelled = await same
+        .set({ status: "cancelled", stage: "cancelled", finished_at: now, worker_id: null, lease_expires_at: null })
         .where("cancel_requested", "=", 1)
-        .execute();
-      await db
-        .updateTable("jobs")
-        .set({ status: "queued", percent: 0, stage: "queued again after a server restart", started_at: null })
-        .where("status", "=", "running")
-        .execute();
+        .executeTakeFirst();
+      if (Number(cancelled.numUpdatedRows) === 1) return true;
+      const queued = await same
+        .set({ status: "queued", percent: 0, stage, started_at: null, worker_id: null, lease_expires_at: null })
+        .executeTakeFirst();
+      return Number(queued.numUpdatedRows) === 1;
     },
   };
 }
