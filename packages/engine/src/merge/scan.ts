@@ -1,12 +1,15 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces) and its SHA-256, read as a stream without keeping packets.
 import { createHash } from "node:crypto";
-import type { CapturedPacket, CaptureInfo } from "@tracemill/core";
+import type { CaptureInfo } from "@tracemill/core";
+import { CaptureInput } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
 import { hashFile } from "./file-hash.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
-import { type MergeSource, pull } from "./merge-source.js";
-import { compareTimestamps, type Timestamp } from "./timestamp.js";
+import { pull } from "./merge-source.js";
+import { PcapRecordScan } from "./pcap-scan.js";
+import { TimeStats } from "./time-stats.js";
+import type { Timestamp } from "./timestamp.js";
 
 export interface CaptureScan {
   name: string;
@@ -38,6 +41,49 @@ export async function scanCapture(
   signal?: AbortSignal,
   onProgress?: (bytesRead: number) => void,
 ): Promise<CaptureScan> {
+  return (
+    (await scanPlainPcap(file, name, maxLateBytes, signal, onProgress)) ??
+    scanWithReader(file, name, maxLateBytes, signal, onProgress)
+  );
+}
+
+/** The fast pass of an uncompressed pcap: raw record headers and the hash of the same chunks; null to use the reader. */
+async function scanPlainPcap(
+  file: string,
+  name: string,
+  maxLateBytes: number,
+  signal?: AbortSignal,
+  onProgress?: (bytesRead: number) => void,
+): Promise<CaptureScan | null> {
+  const input = await CaptureInput.open(file);
+  try {
+    if (input.compressed) return null;
+    const late = new LatePackets(maxLateBytes, name);
+    const stats = new TimeStats(late);
+    const hash = createHash("sha256");
+    let scan: PcapRecordScan | null = null;
+    for (let chunk = await input.read(); chunk; chunk = await input.read()) {
+      hash.update(chunk);
+      if (scan) scan.push(chunk);
+      else scan = PcapRecordScan.start(chunk, stats);
+      if (!scan?.ok) return null;
+      onProgress?.(input.fileBytesRead);
+      signal?.throwIfAborted();
+    }
+    if (!scan?.finish()) return null;
+    return result(name, hash.digest("hex"), input.fileBytesRead, scan.info, stats, late);
+  } finally {
+    await input.close();
+  }
+}
+
+async function scanWithReader(
+  file: string,
+  name: string,
+  maxLateBytes: number,
+  signal?: AbortSignal,
+  onProgress?: (bytesRead: number) => void,
+): Promise<CaptureScan> {
   const late = new LatePackets(maxLateBytes, name);
   const stats = new TimeStats(late);
   const cursor = await FileCursor.open(file, name);
@@ -60,12 +106,23 @@ export async function scanCapture(
   } finally {
     await cursor.close();
   }
+  return result(name, hash ? hash.digest("hex") : await sha256!, cursor.bytesRead, cursor.info!, stats, late);
+}
+
+function result(
+  name: string,
+  sha256: string,
+  bytes: number,
+  info: CaptureInfo,
+  stats: TimeStats,
+  late: LatePackets,
+): CaptureScan {
   const some = stats.packets > 0;
   return {
     name,
-    sha256: hash ? hash.digest("hex") : await sha256!,
-    bytes: cursor.bytesRead,
-    info: cursor.info!,
+    sha256,
+    bytes,
+    info,
     packets: stats.packets,
     first: some ? { sec: stats.firstSec, nsec: stats.firstNsec } : null,
     min: some ? { sec: stats.minSec, nsec: stats.minNsec } : null,
@@ -77,56 +134,6 @@ export async function scanCapture(
     late: late.sorted(),
     lateIndices: stats.lateIndices,
   };
-}
-
-/**
- * The per-packet bookkeeping, kept in an object: its number fields are updated in place, whereas an async
- * function's locals live in a heap context where every new timestamp beyond 2^30 would be a fresh allocation.
- */
-class TimeStats {
-  packets = 0;
-  firstSec = 0;
-  firstNsec = 0;
-  minSec = Number.POSITIVE_INFINITY;
-  minNsec = 0;
-  maxSec = Number.NEGATIVE_INFINITY;
-  maxNsec = 0;
-  outOfOrderPackets = 0;
-  maxLatenessNs = 0;
-  microsecondExact = true;
-  readonly linkTypes = new Set<number>();
-  readonly lateIndices: number[] = [];
-  private lastLinkType = -1;
-
-  constructor(private readonly late: LatePackets) {}
-
-  add(packet: CapturedPacket, source: MergeSource): void {
-    const tsSec = packet.tsSec;
-    const tsNsec = packet.tsNsec;
-    if (this.packets++ === 0) {
-      this.firstSec = tsSec;
-      this.firstNsec = tsNsec;
-    }
-    if (tsNsec % 1000 !== 0) this.microsecondExact = false;
-    if (packet.linkType !== this.lastLinkType) {
-      this.lastLinkType = packet.linkType;
-      this.linkTypes.add(packet.linkType);
-    }
-    if (compareTimestamps(tsSec, tsNsec, this.maxSec, this.maxNsec) >= 0) {
-      this.maxSec = tsSec;
-      this.maxNsec = tsNsec;
-    } else {
-      this.outOfOrderPackets++;
-      const lateness = (this.maxSec - tsSec) * 1e9 + (this.maxNsec - tsNsec);
-      if (lateness > this.maxLatenessNs) this.maxLatenessNs = lateness;
-      this.late.hold(packet, source.packetComments());
-      this.lateIndices.push(packet.index);
-    }
-    if (compareTimestamps(tsSec, tsNsec, this.minSec, this.minNsec) < 0) {
-      this.minSec = tsSec;
-      this.minNsec = tsNsec;
-    }
-  }
 }
 
 async function pullChecked(cursor: FileCursor, signal?: AbortSignal) {
