@@ -44,6 +44,7 @@ describe("endpointPairKey", () => {
     a[10] = 99;
     expect(endpointPairKey(6, 4, a, 1, B, 2)).toBe(endpointPairKey(6, 4, A, 1, B, 2));
     expect(endpointPairKey(6, 16, V6, 1, V6, 2)).toBe(endpointPairKey(6, 16, V6, 2, V6, 1));
+    expect(endpointPairKey(6, 16, a, 1, B, 2)).not.toBe(endpointPairKey(6, 4, a, 1, B, 2));
   });
 });
 

@@ -1,6 +1,6 @@
 // Which packets belong to an alerted session: Suricata flows (protocol, endpoints either way, first..last packet time)
 // plus the very packets that raised alerts, checked per packet in one pass over the capture.
-import { type DecodedPacket, DecodeKind } from "@tracemill/core";
+import { type DecodedPacket, DecodeKind, endpointPairKey } from "@tracemill/core";
 
 const TCP = 6;
 const UDP = 17;
@@ -33,7 +33,7 @@ export class AttackSessions {
 
   addFlow(flow: AttackFlow): void {
     if (flow.protocol !== TCP && flow.protocol !== UDP) return;
-    const key = conversationKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort);
+    const key = endpointPairKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort);
     const list = this.intervals.get(key);
     if (list) list.push(flow.startUs, flow.endUs);
     else this.intervals.set(key, [flow.startUs, flow.endUs]);
@@ -74,34 +74,13 @@ export class AttackSessions {
 
   private inAlertedFlow(d: DecodedPacket, tsUs: number): boolean {
     const length = d.ipVersion === 6 ? 16 : 4;
-    const list = this.intervals.get(conversationKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort));
+    const list = this.intervals.get(endpointPairKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort));
     if (!list) return false;
     for (let i = 0; i < list.length; i += 2) {
       if (tsUs >= list[i] && tsUs <= list[i + 1]) return true;
     }
     return false;
   }
-}
-
-/**
- * The same short string for both directions of a conversation: 16-bit units of protocol, both addresses and both ports,
- * lower endpoint first. Far cheaper than text, and only built for packets whose ports already matched.
- */
-export function conversationKey(
-  protocol: number,
-  addressLength: number,
-  a: Uint8Array,
-  aPort: number,
-  b: Uint8Array,
-  bPort: number,
-): string {
-  let order = 0;
-  for (let i = 0; i < addressLength && order === 0; i++) order = a[i] - b[i];
-  if (order === 0) order = aPort - bPort;
-  const [x, xPort, y, yPort] = order <= 0 ? [a, aPort, b, bPort] : [b, bPort, a, aPort];
-  const units: number[] = [protocol, xPort, yPort];
-  for (let i = 0; i < addressLength; i += 2) units.push((x[i] << 8) | x[i + 1], (y[i] << 8) | y[i + 1]);
-  return String.fromCharCode(...units);
 }
 
 const portPairBits = 1 << 24;
@@ -114,5 +93,5 @@ function portPairHash(protocol: number, a: number, b: number): number {
 
 function datagramKey(d: DecodedPacket): string {
   const length = d.ipVersion === 6 ? 16 : 4;
-  return `${conversationKey(d.protocol, length, d.src, 0, d.dst, 0)}/${d.fragmentId}`;
+  return `${endpointPairKey(d.protocol, length, d.src, 0, d.dst, 0)}/${d.fragmentId}`;
 }
