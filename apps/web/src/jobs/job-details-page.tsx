@@ -24,6 +24,22 @@ export function flatten(record: Record<string, unknown>, prefix = ""): [string, 
   );
 }
 
+/** A record as rows of dotted names and values (see flatten). */
+function FlatTable({ record }: { record: Record<string, unknown> }) {
+  return (
+    <table>
+      <tbody>
+        {flatten(record).map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>{show(value)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function seconds(from: string | null, to: string | null): string {
   if (!from || !to) return "—";
   return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(2)} s`;
@@ -117,16 +133,7 @@ function Details({ job }: { job: Job }) {
       <div className="details-grid">
         <div>
           <h2>Parameters</h2>
-          <table>
-            <tbody>
-              {flatten(job.params).map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>{show(value)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FlatTable record={job.params} />
           <h2>Timings</h2>
           <table>
             <tbody>
@@ -155,20 +162,7 @@ function Details({ job }: { job: Job }) {
         </div>
         <div>
           <h2>Run summary</h2>
-          {job.summary ? (
-            <table>
-              <tbody>
-                {flatten(job.summary).map(([name, value]) => (
-                  <tr key={name}>
-                    <th scope="row">{name}</th>
-                    <td>{show(value)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : (
-            <p>Not available yet.</p>
-          )}
+          {job.summary ? <FlatTable record={job.summary} /> : <p>Not available yet.</p>}
         </div>
       </div>
     </section>
