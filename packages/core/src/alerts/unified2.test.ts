@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatIpAddress } from "../net/ip-address.js";
+import { concat } from "../testing/index.js";
 import { alertFromUnified2Event } from "./alert.js";
 import { unified2RecordsFromAlert } from "./alert-to-unified2.js";
 import { readUnified2, Unified2Reader, type Unified2RecordAt, type Unified2Warning } from "./unified2-reader.js";
@@ -168,7 +169,7 @@ describe("unified2 writer", () => {
     v4.protocol = 6;
     v4.packet = undefined;
     const records = [...unified2RecordsFromAlert(alert, 7), ...unified2RecordsFromAlert(v4, 8)];
-    const back = readUnified2(concat(records.map(encodeUnified2Record)));
+    const back = readUnified2(concat(...records.map(encodeUnified2Record)));
     expect(back.map((r) => (r.kind === "event" ? r.type : r.kind))).toEqual([105, "packet", 104]);
     const again = alertFromUnified2Event(back[0] as Unified2Event);
     expect({ ...again, packet: alert.packet, eventId: 1 }).toEqual({ ...alert, eventId: 1 });
@@ -180,13 +181,3 @@ describe("unified2 writer", () => {
     });
   });
 });
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}

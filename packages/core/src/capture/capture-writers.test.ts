@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { concat } from "../testing/index.js";
 import type { CapturedPacket } from "./packet.js";
 import { PcapWriter } from "./pcap-writer.js";
 import { PcapngWriter, pcapngInterfacesOf } from "./pcapng-writer.js";
@@ -35,13 +36,7 @@ function readAll(bytes: Uint8Array) {
 function collect(write: (sink: (chunk: Uint8Array) => void) => void): Uint8Array {
   const chunks: Uint8Array[] = [];
   write((c) => chunks.push(c));
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concat(...chunks);
 }
 
 const ns = readAll(new Uint8Array(fs.readFileSync(path.join(fixtures, "pcapng_multi-interface.pcapng"))));

@@ -2,6 +2,7 @@
 // the three packet blocks, options, skipped blocks and each kind of damage.
 import { describe, expect, it } from "vitest";
 import { isTracemillError } from "../errors.js";
+import { concat } from "../testing/index.js";
 import { PcapngReader } from "./pcapng-reader.js";
 import { encodeUtf8 } from "./utf8.js";
 
@@ -39,16 +40,6 @@ function words(le: boolean, ...fields: [bytes: 2 | 4, value: number][]): Uint8Ar
   }
   return out;
 }
-
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 const text = (s: string) => encodeUtf8(s);
 const shb = (le = true, options: Option[] = []) =>
