@@ -9,6 +9,7 @@ import { labelCommand } from "./commands/label.js";
 import { mergeCommand } from "./commands/merge.js";
 import { sanitizeCommand } from "./commands/sanitize.js";
 import { serveCommand } from "./commands/serve.js";
+import { workerCommand } from "./commands/worker.js";
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(mergeCommand());
   program.addCommand(sanitizeCommand());
   program.addCommand(serveCommand());
+  program.addCommand(workerCommand());
   for (const command of program.commands) command.exitOverride();
   return program;
 }

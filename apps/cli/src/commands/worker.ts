@@ -1,0 +1,36 @@
+// tracemill worker: runs queued jobs of a data directory beside `tracemill serve`, without HTTP.
+import { TracemillError } from "@tracemill/core";
+import { Command, InvalidArgumentError } from "commander";
+
+function concurrency(raw: string): string {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError("must be a whole number of at least 1");
+  return raw;
+}
+
+export function workerCommand(): Command {
+  return new Command("worker")
+    .description("run queued jobs of a data directory shared with `tracemill serve` (no HTTP)")
+    .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
+    .option(
+      "--concurrency <n>",
+      "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1)",
+      concurrency,
+    )
+    .action(async (options: { data?: string; concurrency?: string }) => {
+      // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
+      const { loadConfig, startWorker } = await import("@tracemill/server");
+      const config = loadConfig({ dataDir: options.data, workers: options.concurrency });
+      if (config.workers < 1) throw new TracemillError("BAD_OPTION", "a worker needs TRACEMILL_WORKERS of at least 1");
+      const worker = await startWorker(config);
+      process.stdout.write(
+        `Tracemill worker ${worker.workerId} is running jobs from ${config.dataDir} (${config.workers} at once)\n`,
+      );
+      const stop = () => {
+        worker.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      await new Promise(() => {});
+    });
+}

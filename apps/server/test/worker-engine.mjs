@@ -1,0 +1,11 @@
+// Test hook for the worker tests: the fake engine's extract, logging first which job runs under which runner process
+// (the `tracemill worker` or server that forked this one), so a test can tell who ran a job and how many times.
+import fs from "node:fs";
+import path from "node:path";
+import { extract as fakeExtract } from "./fake-engine.mjs";
+
+export async function extract(run, options) {
+  const jobId = path.basename(path.dirname(options.outDir));
+  fs.appendFileSync(process.env.TRACEMILL_TEST_RUN_LOG, `${jobId} ${process.ppid}\n`);
+  return fakeExtract(run, options);
+}
