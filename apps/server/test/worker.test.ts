@@ -129,7 +129,7 @@ describe("several workers on one queue", () => {
 
   it("queues again the job of a killed worker; another worker runs it to the end", async () => {
     const doomed = await startWorker();
-    const id = await create(300);
+    const id = await create(200);
     await until("the job to start in the first worker", () =>
       runsOf(runLog).some((run) => run.jobId === id && run.runner === doomed.process.pid),
     );
@@ -141,6 +141,25 @@ describe("several workers on one queue", () => {
     const runs = runsOf(runLog).filter((run) => run.jobId === id);
     expect(runs.map((run) => run.runner)).toEqual([doomed.process.pid, rescuer.process.pid]);
     await rescuer.stop();
+  });
+
+  it("hands a job back to the queue at once when its worker is stopped with SIGTERM", async () => {
+    const leaving = await startWorker();
+    const id = await create(200);
+    await until("the job to start in the leaving worker", () =>
+      runsOf(runLog).some((run) => run.jobId === id && run.runner === leaving.process.pid),
+    );
+    await leaving.stop();
+    const requeued = (await client.call("GET", `/api/jobs/${id}`)).body;
+    expect([requeued.status, requeued.progress.stage]).toEqual(["queued", "queued again: its worker stopped"]);
+    const next = await startWorker();
+    expect((await waitForStatus(client, id, ["succeeded", "failed"], 30_000)).status).toBe("succeeded");
+    expect(
+      runsOf(runLog)
+        .filter((run) => run.jobId === id)
+        .map((run) => run.runner),
+    ).toEqual([leaving.process.pid, next.process.pid]);
+    await next.stop();
   });
 
   it("shows a worker's progress in the server's event stream, and a cancel reaches the worker", async () => {

@@ -12,7 +12,10 @@ export function serveCommand(): Command {
     .option("-p, --port <n>", "port to listen on (env PORT)")
     .option("--host <addr>", "address to listen on (env TRACEMILL_HOST)")
     .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
-    .option("--workers <n>", "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1)")
+    .option(
+      "--workers <n>",
+      "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1; 0: none, `tracemill worker` runs them)",
+    )
     .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
       // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
       const { loadConfig, startServer } = await import("@tracemill/server");
