@@ -32,7 +32,7 @@ describe("Job details", () => {
           createdAt: "",
         },
       ],
-      outputs: [{ name: "labelled.csv", kind: "csv", size: csv.length }],
+      outputs: [{ name: "labelled.csv", kind: "csv", size: csv.length, sha256: "cd".repeat(32) }],
     });
     fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
@@ -49,6 +49,12 @@ describe("Job details", () => {
     expect(input).toHaveTextContent("3.0 MiB");
     expect(input).toHaveTextContent("ab".repeat(32));
 
+    const output = screen.getByRole("row", { name: /labelled\.csv/ });
+    expect(within(output).getByRole("link", { name: /labelled\.csv/ })).toHaveAttribute(
+      "href",
+      "/api/jobs/j1/outputs/labelled.csv",
+    );
+    expect(output).toHaveTextContent("cd".repeat(32));
     const protocols = await screen.findByRole("img", { name: "Sessions per protocol" });
     expect(protocols).toHaveTextContent("TCP");
     expect(protocols).toHaveTextContent("3");

@@ -88,21 +88,33 @@ function Details({ job }: { job: Job }) {
       {job.outputs.length === 0 ? (
         <p>None yet.</p>
       ) : (
-        <ul className="outputs">
-          {job.outputs.map((output) => (
-            <li key={output.name}>
-              <a href={api.outputUrl(job.id, output.name)} download={output.name}>
-                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
-              </a>{" "}
-              <small>{formatBytes(output.size)}</small>
-            </li>
-          ))}
-          <li>
-            <a href={api.outputsZipUrl(job.id)} download>
-              Download all (zip)
-            </a>
-          </li>
-        </ul>
+        <>
+          <table className="wide">
+            <thead>
+              <tr>
+                <th scope="col">Output</th>
+                <th scope="col">Size</th>
+                <th scope="col">SHA-256</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.outputs.map((output) => (
+                <tr key={output.name}>
+                  <td>
+                    <a href={api.outputUrl(job.id, output.name)} download={output.name} className="with-icon">
+                      <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
+                    </a>
+                  </td>
+                  <td>{formatBytes(output.size)}</td>
+                  <td className="hash">{output.sha256 ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <a href={api.outputsZipUrl(job.id)} download>
+            Download all (zip)
+          </a>
+        </>
       )}
       {job.status === "succeeded" && <JobInsights job={job} />}
       <h2>Inputs</h2>
