@@ -38,10 +38,14 @@ export class FlowTable<T> {
   /** Sessions started so far (the next session's seq). */
   started = 0;
   private live = 0;
-  private slots: (Session<T> | null)[] = new Array(INITIAL_SLOTS).fill(null);
-  /** The hash of the session in each slot, so probing does not touch sessions that cannot match. */
-  private hashes = new Int32Array(INITIAL_SLOTS);
+  /**
+   * The hash table: per slot the session's hash and its record's store slot + 1 (0: empty), side by side so that a
+   * probe reads one cache line, and no array of object pointers for the garbage collector to trace.
+   */
+  private table = new Int32Array(2 * INITIAL_SLOTS);
   private mask = INITIAL_SLOTS - 1;
+  /** Every record by its store slot. */
+  private readonly records: Session<T>[] = [];
   private readonly wheel: ExpiryWheel<T>;
   private readonly endIdle = (session: Session<T>) => {
     if (!session.closed) session.endReason = EndReason.Idle;
@@ -139,19 +143,26 @@ export class FlowTable<T> {
       protocol,
     );
 
-    let slot = hash & this.mask;
-    let session = this.slots[slot];
+    const table = this.table;
+    const mask = this.mask;
+    let session: Session<T> | null = null;
     let forward = true;
-    while (session !== null) {
-      if (this.hashes[slot] === hash && session.protocol === protocol && session.ipVersion === decoded.ipVersion) {
-        if (this.isForward(session, sport, dport)) break;
-        if (this.isBackward(session, sport, dport)) {
-          forward = false;
-          break;
+    for (let slot = hash & mask, record = table[2 * slot + 1]; record !== 0; record = table[2 * slot + 1]) {
+      if (table[2 * slot] === hash) {
+        const candidate = this.records[record - 1];
+        if (candidate.protocol === protocol && candidate.ipVersion === decoded.ipVersion) {
+          if (this.isForward(candidate, sport, dport)) {
+            session = candidate;
+            break;
+          }
+          if (this.isBackward(candidate, sport, dport)) {
+            session = candidate;
+            forward = false;
+            break;
+          }
         }
       }
-      slot = (slot + 1) & this.mask;
-      session = this.slots[slot];
+      slot = (slot + 1) & mask;
     }
 
     if (session !== null) {
@@ -224,7 +235,7 @@ export class FlowTable<T> {
   }
 
   private open(decoded: DecodedPacket, hash: number, time: number, index: number): Session<T> {
-    const session = this.pool.pop() ?? new Session<T>(this.hooks.createState(), this.store);
+    const session = this.pool.pop() ?? this.newRecord();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
     session.seq = this.started++;
@@ -259,6 +270,12 @@ export class FlowTable<T> {
     session.endReason = EndReason.EndOfCapture;
     this.insert(session);
     this.wheel.push(session, time);
+    return session;
+  }
+
+  private newRecord(): Session<T> {
+    const session = new Session<T>(this.hooks.createState(), this.store);
+    this.records[session.slot] = session;
     return session;
   }
 
@@ -317,47 +334,49 @@ export class FlowTable<T> {
   }
 
   private insert(session: Session<T>): void {
-    if (++this.live * 2 > this.slots.length) this.growSlots();
-    let slot = session.hash & this.mask;
-    while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
-    this.slots[slot] = session;
-    this.hashes[slot] = session.hash;
+    if (++this.live * 2 > this.mask + 1) this.growTable();
+    this.place(this.table, this.mask, session.hash, session.slot + 1);
+  }
+
+  private place(table: Int32Array, mask: number, hash: number, record: number): void {
+    let slot = hash & mask;
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = record;
   }
 
   /** Removes from the hash table with backward-shift deletion, so lookups never need tombstones. */
   private remove(session: Session<T>): void {
-    const slots = this.slots;
-    const hashes = this.hashes;
+    const table = this.table;
     const mask = this.mask;
+    const record = session.slot + 1;
     let hole = session.hash & mask;
-    while (slots[hole] !== session) hole = (hole + 1) & mask;
+    while (table[2 * hole + 1] !== record) hole = (hole + 1) & mask;
     let next = (hole + 1) & mask;
-    while (slots[next] !== null) {
-      const home = hashes[next] & mask;
+    while (table[2 * next + 1] !== 0) {
+      const home = table[2 * next] & mask;
       // The entry may fill the hole when the hole is no farther from the entry's home slot than the entry is.
       if (((next - home) & mask) >= ((next - hole) & mask)) {
-        slots[hole] = slots[next];
-        hashes[hole] = hashes[next];
+        table[2 * hole] = table[2 * next];
+        table[2 * hole + 1] = table[2 * next + 1];
         hole = next;
       }
       next = (next + 1) & mask;
     }
-    slots[hole] = null;
+    table[2 * hole] = 0;
+    table[2 * hole + 1] = 0;
     this.live--;
   }
 
-  private growSlots(): void {
-    const old = this.slots;
-    this.slots = new Array(old.length * 2).fill(null);
-    this.hashes = new Int32Array(old.length * 2);
-    this.mask = this.slots.length - 1;
-    for (const session of old) {
-      if (session === null) continue;
-      let slot = session.hash & this.mask;
-      while (this.slots[slot] !== null) slot = (slot + 1) & this.mask;
-      this.slots[slot] = session;
-      this.hashes[slot] = session.hash;
+  private growTable(): void {
+    const old = this.table;
+    const table = new Int32Array(2 * old.length);
+    const mask = old.length - 1;
+    for (let slot = 0; slot < old.length; slot += 2) {
+      if (old[slot + 1] !== 0) this.place(table, mask, old[slot], old[slot + 1]);
     }
+    this.table = table;
+    this.mask = mask;
   }
 }
 
