@@ -30,9 +30,10 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves the whole page, or only what the window shows when `fullPage` is false (for README-sized pictures). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   fs.mkdirSync(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }

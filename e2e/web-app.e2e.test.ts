@@ -136,6 +136,8 @@ describe("web app", () => {
     const classes = page.getByRole("img", { name: "Sessions per class" });
     await classes.waitFor();
     await shot("details-classes");
+    await page.getByRole("heading", { name: "Charts" }).scrollIntoViewIfNeeded();
+    await screenshot(page, "details-classes-charts", false);
   });
 
   it("downloads outputs and shows a job's details", async () => {
