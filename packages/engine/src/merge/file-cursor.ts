@@ -17,8 +17,6 @@ export class FileCursor implements MergeSource {
   private ended = false;
   /** Sees every chunk of a plain (uncompressed) file as read, e.g. to hash it on the way. */
   onChunk: ((chunk: Uint8Array) => void) | null = null;
-  /** Called before each read: the previous chunk's buffer is reused once the next one is read. */
-  beforeRead: (() => void) | null = null;
 
   private constructor(
     private readonly input: CaptureInput,
@@ -61,7 +59,6 @@ export class FileCursor implements MergeSource {
   async fill(): Promise<boolean> {
     if (this.ended) return false;
     try {
-      this.beforeRead?.();
       const chunk = await this.input.read();
       if (!chunk) {
         this.ended = true;

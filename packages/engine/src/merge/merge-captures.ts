@@ -13,7 +13,7 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { type CaptureFileWriter, openCaptureWriter } from "../capture/index.js";
+import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
@@ -22,9 +22,9 @@ import { planOutput, writerOptions } from "./output-plan.js";
 import { type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
+import { copiesVerbatim, mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
-import { copiesVerbatim, VerbatimRuns } from "./verbatim-runs.js";
 
 export interface MergeOptions extends PlacementOptions {
   /** File name of the merged capture in outDir; default "merged.pcap" or "merged.pcapng" by the output format. */
@@ -99,7 +99,7 @@ export async function mergeCaptures(
     tieOrder: "background-first",
   };
 
-  const cursors: FileCursor[] = [];
+  const inputs: { close(): Promise<void> }[] = [];
   let capture: CaptureFileWriter | undefined;
   let provenance: ProvenanceWriter | undefined;
   const remapper = map.size > 0 ? new AddressRemapper(map, options.checksums ?? "adjust") : null;
@@ -108,7 +108,14 @@ export async function mergeCaptures(
   const totalPackets = bg.packets + atk.packets;
   let written = 0;
   try {
-    cursors.push(await FileCursor.open(background, bg.name), await FileCursor.open(attacks, atk.name));
+    // pcap → pcap with the background's records already in the output's layout: they are copied as bytes.
+    const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
+    const bgInput = raw ? await CaptureInput.open(background) : null;
+    if (bgInput) inputs.push(bgInput);
+    const bgCursor = raw ? null : await FileCursor.open(background, bg.name);
+    if (bgCursor) inputs.push(bgCursor);
+    const atkCursor = await FileCursor.open(attacks, atk.name);
+    inputs.push(atkCursor);
     const out = await openCaptureWriter(path.join(outDir, outputName), writerOptions(plan, bg, atk));
     capture = out;
     const record = new ProvenanceWriter(path.join(outDir, provenanceName), header);
@@ -117,24 +124,14 @@ export async function mergeCaptures(
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const keepComments = plan.format === "pcapng";
-    // pcap → pcap: the background's records are copied as bytes; attack packets are written field by field
-    // (their timestamps change), after the background's held run.
-    const runs = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond) ? new VerbatimRuns(out) : null;
-    if (runs) {
-      cursors[0].onChunk = (chunk) => runs.onChunk(chunk);
-      cursors[0].beforeRead = () => runs.beforeRead();
-    }
     let mustDrain = false;
     const sink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => {
       const index = packet.index;
       if (input === 1) {
         packet.interfaceIndex += interfaceOffset;
         if (remapper) remapper.remap(packet.data, decoder.decode(packet));
-        if (runs && !runs.flush()) mustDrain = true;
       }
-      if (runs && input === 0) {
-        if (!runs.add(packet)) mustDrain = true;
-      } else if (!out.write(packet, keepComments ? source.packetComments() : NO_COMMENTS)) mustDrain = true;
+      if (!out.write(packet, keepComments ? source.packetComments() : NO_COMMENTS)) mustDrain = true;
       record.add(input, index);
       if ((++written & 0xffff) === 0) progress("merging", 50 + (50 * written) / Math.max(1, totalPackets));
     };
@@ -144,10 +141,19 @@ export async function mergeCaptures(
       mustDrain = false;
       return out.drain();
     };
-    await mergeOrdered(ordered(cursors[0], bg), ordered(cursors[1], atk), shift, sink, { signal, pace });
+    if (bgInput) {
+      written = await mergeRawBackground(bgInput, bg, ordered(atkCursor, atk), shift, {
+        out,
+        record,
+        prepareAttack: (packet) => {
+          if (remapper) remapper.remap(packet.data, decoder.decode(packet));
+        },
+        onProgress: (count) => progress("merging", 50 + (50 * count) / Math.max(1, totalPackets)),
+        signal,
+      });
+    } else await mergeOrdered(ordered(bgCursor!, bg), ordered(atkCursor, atk), shift, sink, { signal, pace });
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
-    runs?.flush();
     record.finish();
     await out.close();
   } catch (error) {
@@ -155,7 +161,7 @@ export async function mergeCaptures(
     provenance?.abort();
     throw error;
   } finally {
-    await Promise.all(cursors.map((cursor) => cursor.close()));
+    await Promise.all(inputs.map((input) => input.close()));
   }
 
   const summary = {

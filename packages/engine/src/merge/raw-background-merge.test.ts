@@ -1,0 +1,119 @@
+// The raw background merge against the packet-by-packet merge (mergeOrdered over InOrderSource): the same
+// bytes and provenance for an out-of-order background read in small chunks, with ties and interleaved attacks.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { CaptureInput, openCaptureWriter } from "../capture/index.js";
+import { FileCursor } from "./file-cursor.js";
+import { InOrderSource } from "./late-packets.js";
+import { mergeOrdered } from "./merge-loop.js";
+import type { MergeSource } from "./merge-source.js";
+import { ProvenanceWriter } from "./provenance-writer.js";
+import { copiesVerbatim, mergeRawBackground } from "./raw-background-merge.js";
+import { type CaptureScan, scanCapture } from "./scan.js";
+import { fromNs, type Timestamp, toNs } from "./timestamp.js";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-raw-merge-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of a little-endian pcap with the given records (0-based) swapped pairwise. */
+function swapped(file: Buffer, pairs: [number, number][]): Buffer {
+  const records: Buffer[] = [];
+  for (let at = 24; at < file.length; at += 16 + file.readUInt32LE(at + 8)) {
+    records.push(file.subarray(at, at + 16 + file.readUInt32LE(at + 8)));
+  }
+  for (const [a, b] of pairs) [records[a], records[b]] = [records[b], records[a]];
+  return Buffer.concat([file.subarray(0, 24), ...records]);
+}
+
+const header = (scan: CaptureScan) => ({ snaplen: scan.info.interfaces[0].snaplen, linkType: 1 });
+const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
+  scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
+
+async function byPackets(bg: string, atk: string, scans: CaptureScan[], shift: Timestamp, name: string) {
+  const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
+  const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
+  const cursors = [await FileCursor.open(bg, "bg"), await FileCursor.open(atk, "atk")];
+  await mergeOrdered(ordered(cursors[0], scans[0]), ordered(cursors[1], scans[1]), shift, (p, input) => {
+    out.write(p);
+    record.add(input, p.index);
+  });
+  await Promise.all(cursors.map((c) => c.close()));
+  record.finish();
+  await out.close();
+  return [fs.readFileSync(path.join(dir, `${name}.pcap`)), fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8")];
+}
+
+async function byRecords(bg: string, atk: string, scans: CaptureScan[], shift: Timestamp, chunkBytes: number) {
+  const name = `raw-${chunkBytes}`;
+  const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
+  const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
+  const input = await CaptureInput.open(bg, chunkBytes);
+  const cursor = await FileCursor.open(atk, "atk");
+  const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {
+    out,
+    record,
+    prepareAttack: () => {},
+    onProgress: () => {},
+  });
+  await Promise.all([input.close(), cursor.close()]);
+  record.finish();
+  await out.close();
+  expect(written).toBe(scans[0].packets + scans[1].packets);
+  return [fs.readFileSync(path.join(dir, `${name}.pcap`)), fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8")];
+}
+
+const provenanceHeader = {} as ConstructorParameters<typeof ProvenanceWriter>[1];
+
+describe("mergeRawBackground", () => {
+  it.each([50, 333, 4096, 1 << 20])("equals the packet-by-packet merge in %i-byte chunks", async (chunkBytes) => {
+    const bg = path.join(dir, "bg.pcap");
+    const atk = path.join(dir, "atk.pcap");
+    const wikipedia = fs.readFileSync(path.join(fixtures, "wikipedia-browse.pcap"));
+    fs.writeFileSync(
+      bg,
+      swapped(wikipedia, [
+        [3, 9],
+        [60, 61],
+        [100, 130],
+      ]),
+    );
+    fs.writeFileSync(atk, swapped(fs.readFileSync(path.join(fixtures, "eternalblue-scan.pcap")), [[4, 7]]));
+    const scans = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
+    expect(scans[0].outOfOrderPackets).toBeGreaterThan(0);
+    expect(copiesVerbatim(scans[0].info, false)).toBe(true);
+    // The attacks' first packet lands on the background's packet 50: a tie, then interleaving.
+    const target = (await nthTime(bg, 50)) - toNs(scans[1].first!);
+    const shift = fromNs(target);
+    const expected = await byPackets(bg, atk, scans, shift, "reference");
+    // Each merge shifts the held late attack packets in place: the second one gets fresh scans.
+    const again = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
+    const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes);
+    expect(provenance).toBe(expected[1]);
+    expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
+  });
+
+  it("accepts only little-endian pcap in the output's resolution", () => {
+    const info = { format: "pcap", byteOrder: "little-endian", interfaces: [{ unitsPerSecond: 1e6 }] };
+    expect(copiesVerbatim(info, false)).toBe(true);
+    expect(copiesVerbatim(info, true)).toBe(false);
+    expect(copiesVerbatim({ ...info, byteOrder: "big-endian" }, false)).toBe(false);
+    expect(copiesVerbatim({ ...info, format: "pcapng" }, false)).toBe(false);
+  });
+});
+
+async function nthTime(file: string, n: number): Promise<bigint> {
+  const cursor = await FileCursor.open(file, "bg");
+  try {
+    for (;;) {
+      const p = cursor.next();
+      if (p?.index === n) return toNs({ sec: p.tsSec, nsec: p.tsNsec });
+      if (!p && !(await cursor.fill())) throw new Error(`no packet ${n}`);
+    }
+  } finally {
+    await cursor.close();
+  }
+}

@@ -1,0 +1,299 @@
+// The second pass when the output is pcap and the background's records already have its layout: the background
+// is read as raw records (timestamps from their headers, no packet objects) and copied as byte ranges, whole
+// runs at a time; attack packets and the background's late packets are written field by field in between.
+// The order is the same as mergeOrdered over InOrderSource: background (file order on ties) before attacks.
+import { type CapturedPacket, LENIENT_SNAPLEN, MAX_PACKET_BYTES, TracemillError } from "@tracemill/core";
+import type { CaptureFileWriter, CaptureInput } from "../capture/index.js";
+import { type MergeSource, pull } from "./merge-source.js";
+import type { ProvenanceWriter } from "./provenance-writer.js";
+import type { CaptureScan } from "./scan.js";
+import type { Timestamp } from "./timestamp.js";
+
+const FILE_HEADER = 24;
+const RECORD_HEADER = 16;
+const NS = 1_000_000_000;
+/** How many background records go by between looks at the writer's back-pressure. */
+const CHECK_EVERY = 4096;
+
+export interface RawMergeContext {
+  out: CaptureFileWriter;
+  record: ProvenanceWriter;
+  /** Called for each attack packet before it is written (interface offset, address remapping). */
+  prepareAttack: (packet: CapturedPacket) => void;
+  /** Called every 65,536 output packets with the count so far. */
+  onProgress: (written: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function mergeRawBackground(
+  input: CaptureInput,
+  scan: CaptureScan,
+  attacks: MergeSource,
+  shift: Timestamp,
+  context: RawMergeContext,
+): Promise<number> {
+  const merge = new RawMerge(scan, attacks, shift, context);
+  await merge.pullAttack();
+  for (let chunk = await input.read(); chunk; chunk = await input.read()) {
+    merge.startChunk(chunk);
+    for (;;) {
+      const wants = merge.step();
+      if (wants === CHUNK_DONE) break;
+      if (wants === ATTACK_NEEDED) await merge.pullAttack();
+      else {
+        context.signal?.throwIfAborted();
+        if (merge.takeDrain()) await context.out.drain();
+      }
+    }
+    merge.endChunk();
+  }
+  merge.checkComplete(input.fileBytesRead);
+  // What is left: late packets and attacks, by the same rule.
+  while (!merge.emitBefore(Number.POSITIVE_INFINITY, 0, 0)) await merge.pullAttack();
+  return merge.written;
+}
+
+const CHUNK_DONE = 0;
+const ATTACK_NEEDED = 1;
+const CHECK = 2;
+
+/**
+ * The merge state, in an object so the hot loop is synchronous and its numbers live in fields (an async
+ * function's locals would be boxed on every update); step() returns when it needs the caller to await.
+ */
+class RawMerge {
+  private readonly nsPerUnit: number;
+  private readonly maxCaptured: number;
+  private b: CapturedPacket | null = null;
+  private needAttack = false;
+  private nextLate = 0;
+  private nextSkip = 0;
+  private index = 0;
+  /** Packets written so far. */
+  written = 0;
+  private mustDrain = false;
+  private headerLeft = FILE_HEADER;
+  private chunk: Uint8Array = new Uint8Array(0);
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  private p = 0;
+  private runStart = 0;
+  private runEnd = 0;
+  private runCount = 0;
+  private carry = new Uint8Array(4096);
+  private carryLength = 0;
+
+  constructor(
+    private readonly scan: CaptureScan,
+    private readonly attacks: MergeSource,
+    private readonly shift: Timestamp,
+    private readonly context: RawMergeContext,
+  ) {
+    const iface = scan.info.interfaces[0];
+    this.nsPerUnit = 1e9 / iface.unitsPerSecond;
+    this.maxCaptured = Math.min(MAX_PACKET_BYTES, Math.max(iface.snaplen, LENIENT_SNAPLEN));
+  }
+
+  async pullAttack(): Promise<void> {
+    this.b = shifted(await pull(this.attacks), this.shift);
+    this.needAttack = false;
+  }
+
+  startChunk(chunk: Uint8Array): void {
+    this.chunk = chunk;
+    this.view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const skip = Math.min(this.headerLeft, chunk.length);
+    this.headerLeft -= skip;
+    this.p = skip;
+    this.runCount = 0;
+  }
+
+  /** Emits records of the chunk until it is used up or an await is needed. */
+  step(): number {
+    if (this.carryLength > 0 && !this.completeCarry()) return this.needAttack ? ATTACK_NEEDED : CHUNK_DONE;
+    const view = this.view;
+    const end = this.chunk.length;
+    const nsPerUnit = this.nsPerUnit;
+    const lateIndices = this.scan.lateIndices;
+    const late = this.scan.late;
+    const record = this.context.record;
+    while (end - this.p >= RECORD_HEADER) {
+      const p = this.p;
+      const capturedLength = view.getUint32(p + 8, true);
+      const fraction = view.getUint32(p + 4, true);
+      if (fraction * nsPerUnit >= NS || capturedLength > this.maxCaptured) throw this.changed();
+      const total = RECORD_HEADER + capturedLength;
+      if (end - p < total) break;
+      const index = this.index;
+      if (index === lateIndices[this.nextSkip]) this.nextSkip++;
+      else {
+        const sec = view.getUint32(p, true);
+        const nsec = fraction * nsPerUnit;
+        const b = this.b;
+        const held = late[this.nextLate];
+        if (
+          (b !== null && (b.tsSec < sec || (b.tsSec === sec && b.tsNsec < nsec))) ||
+          (held !== undefined && (held.tsSec < sec || (held.tsSec === sec && held.tsNsec <= nsec)))
+        ) {
+          if (!this.emitBefore(sec, nsec, index)) return ATTACK_NEEDED;
+        }
+        if (this.runCount === 0 || this.runEnd !== p) {
+          this.flush();
+          this.runStart = p;
+        }
+        this.runEnd = p + total;
+        this.runCount++;
+        record.add(0, index);
+        this.counted();
+      }
+      this.index = index + 1;
+      this.p = p + total;
+      if ((this.index & (CHECK_EVERY - 1)) === 0) return CHECK;
+    }
+    return CHUNK_DONE;
+  }
+
+  /** True when the writer asked for a drain (the run so far is written first). */
+  takeDrain(): boolean {
+    this.flush();
+    const drain = this.mustDrain;
+    this.mustDrain = false;
+    return drain;
+  }
+
+  /** Writes the run and keeps the chunk's cut tail, before the next read reuses the chunk's buffer. */
+  endChunk(): void {
+    this.flush();
+    const rest = this.chunk.length - this.p;
+    if (rest > 0) this.appendCarry(this.chunk.subarray(this.p));
+    this.p = this.chunk.length;
+  }
+
+  checkComplete(offset: number): void {
+    if (this.carryLength > 0 || this.index !== this.scan.packets) throw this.changed(offset);
+  }
+
+  /**
+   * Writes what goes before the background record at (sec, nsec, index): earlier late packets and attack
+   * packets. False when an attack packet must be awaited first (call pullAttack, then again).
+   */
+  emitBefore(sec: number, nsec: number, at: number): boolean {
+    const { out, record } = this.context;
+    for (;;) {
+      if (this.needAttack) return false;
+      const held = this.scan.late[this.nextLate];
+      const heldFirst =
+        held !== undefined &&
+        (held.tsSec < sec || (held.tsSec === sec && (held.tsNsec < nsec || (held.tsNsec === nsec && held.index < at))));
+      const xSec = heldFirst ? held.tsSec : sec;
+      const xNsec = heldFirst ? held.tsNsec : nsec;
+      const b = this.b;
+      if (b !== null && (b.tsSec < xSec || (b.tsSec === xSec && b.tsNsec < xNsec))) {
+        this.flush();
+        this.context.prepareAttack(b);
+        if (!out.write(b)) this.mustDrain = true;
+        record.add(1, b.index);
+        this.counted();
+        this.b = shifted(this.attacks.next(), this.shift);
+        if (this.b === null) this.needAttack = true;
+      } else if (heldFirst) {
+        this.flush();
+        if (!out.write(held)) this.mustDrain = true;
+        record.add(0, held.index);
+        this.counted();
+        this.nextLate++;
+      } else return true;
+    }
+  }
+
+  /** Finishes a record cut by the previous chunk from the head of this one; false until it is complete. */
+  private completeCarry(): boolean {
+    const chunk = this.chunk;
+    if (this.carryLength < RECORD_HEADER) {
+      const take = Math.min(RECORD_HEADER - this.carryLength, chunk.length - this.p);
+      this.appendCarry(chunk.subarray(this.p, this.p + take));
+      this.p += take;
+      if (this.carryLength < RECORD_HEADER) return false;
+    }
+    const view = new DataView(this.carry.buffer);
+    const capturedLength = view.getUint32(8, true);
+    const fraction = view.getUint32(4, true);
+    if (fraction * this.nsPerUnit >= NS || capturedLength > this.maxCaptured) throw this.changed();
+    const total = RECORD_HEADER + capturedLength;
+    const take = Math.min(total - this.carryLength, chunk.length - this.p);
+    this.appendCarry(chunk.subarray(this.p, this.p + take));
+    this.p += take;
+    if (this.carryLength < total) return false;
+    const index = this.index;
+    if (index === this.scan.lateIndices[this.nextSkip]) this.nextSkip++;
+    else {
+      if (!this.emitBefore(view.getUint32(0, true), fraction * this.nsPerUnit, index)) {
+        // Not written yet: the record stays in the carry, its bytes taken from the chunk are handed back.
+        this.p -= take;
+        this.carryLength -= take;
+        return false;
+      }
+      if (!this.context.out.writeRecords(this.carry, 0, total, 1)) this.mustDrain = true;
+      this.context.record.add(0, index);
+      this.counted();
+    }
+    this.index = index + 1;
+    this.carryLength = 0;
+    return true;
+  }
+
+  private appendCarry(bytes: Uint8Array): void {
+    if (this.carryLength + bytes.length > this.carry.length) {
+      const bigger = new Uint8Array(Math.max(this.carry.length * 2, this.carryLength + bytes.length));
+      bigger.set(this.carry.subarray(0, this.carryLength));
+      this.carry = bigger;
+    }
+    this.carry.set(bytes, this.carryLength);
+    this.carryLength += bytes.length;
+  }
+
+  private flush(): void {
+    if (this.runCount === 0) return;
+    if (!this.context.out.writeRecords(this.chunk, this.runStart, this.runEnd, this.runCount)) this.mustDrain = true;
+    this.runCount = 0;
+  }
+
+  private counted(): void {
+    if ((++this.written & 0xffff) === 0) this.context.onProgress(this.written);
+  }
+
+  private changed(offset?: number): TracemillError {
+    const name = this.scan.name;
+    return new TracemillError("DAMAGED_INPUT", `${name}: the file changed since it was first read`, {
+      file: name,
+      ...(offset === undefined ? {} : { offset }),
+    });
+  }
+}
+
+/** Adds the shift to a packet's timestamp, in place. */
+function shifted(packet: CapturedPacket | null, shift: Timestamp): CapturedPacket | null {
+  if (!packet) return null;
+  let nsec = packet.tsNsec + shift.nsec;
+  let sec = packet.tsSec + shift.sec;
+  if (nsec >= NS) {
+    nsec -= NS;
+    sec += 1;
+  }
+  packet.tsSec = sec;
+  packet.tsNsec = nsec;
+  return packet;
+}
+
+/** The input's records can be copied into the planned pcap output unchanged. */
+export function copiesVerbatim(
+  info: { format: string; byteOrder: string; interfaces: { unitsPerSecond: number }[] },
+  nanosecondOutput: boolean,
+): boolean {
+  const units = nanosecondOutput ? 1e9 : 1e6;
+  return (
+    info.format === "pcap" &&
+    info.byteOrder === "little-endian" &&
+    info.interfaces.length === 1 &&
+    info.interfaces[0].unitsPerSecond === units
+  );
+}
