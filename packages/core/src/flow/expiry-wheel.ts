@@ -8,21 +8,31 @@ const BUCKETS_PER_TIMEOUT = 1024;
 /**
  * Each live session has one entry, in the bucket of the time it was last checked. When a bucket's time is over,
  * its sessions idle since before the limit end; the others move to the bucket of their last packet. An entry whose
- * session ended otherwise (its generation changed) is skipped.
+ * session ended otherwise (its generation changed) is skipped. Entries are a record's store slot and generation in
+ * Int32Arrays that are reused: no array per bucket turn for the garbage collector to copy and promote.
  */
 export class ExpiryWheel<T> {
   private readonly width: number;
-  private readonly sessions: Session<T>[][];
-  private readonly generations: number[][];
+  private readonly slots: Int32Array<ArrayBuffer>[];
+  private readonly generations: Int32Array<ArrayBuffer>[];
+  private readonly lengths: Int32Array;
+  /** The arrays of the bucket being checked are swapped for these, so that entries moved meanwhile go elsewhere. */
+  private spareSlots = new Int32Array(64);
+  private spareGenerations = new Int32Array(64);
   /** Absolute number of the oldest bucket not yet checked. */
   private cursor = -1;
   private count = 0;
 
-  constructor(idleTimeoutNs: number) {
+  /** `records` holds every session record by its store slot (the flow table fills it). */
+  constructor(
+    idleTimeoutNs: number,
+    private readonly records: readonly Session<T>[],
+  ) {
     this.width = Math.max(1, Math.ceil(idleTimeoutNs / BUCKETS_PER_TIMEOUT));
     const size = BUCKETS_PER_TIMEOUT + 2;
-    this.sessions = Array.from({ length: size }, () => []);
-    this.generations = Array.from({ length: size }, () => []);
+    this.slots = Array.from({ length: size }, () => new Int32Array(64));
+    this.generations = Array.from({ length: size }, () => new Int32Array(64));
+    this.lengths = new Int32Array(size);
   }
 
   /** Entries held, stale ones included. */
@@ -34,9 +44,14 @@ export class ExpiryWheel<T> {
   push(session: Session<T>, time: number): void {
     const bucket = Math.floor(time / this.width);
     if (this.cursor < 0) this.cursor = bucket;
-    const at = bucket % this.sessions.length;
-    this.sessions[at].push(session);
-    this.generations[at].push(session.generation);
+    const at = bucket % this.lengths.length;
+    const n = this.lengths[at]++;
+    if (n === this.slots[at].length) {
+      this.slots[at] = grown(this.slots[at]);
+      this.generations[at] = grown(this.generations[at]);
+    }
+    this.slots[at][n] = session.slot;
+    this.generations[at][n] = session.generation;
     this.count++;
   }
 
@@ -44,20 +59,20 @@ export class ExpiryWheel<T> {
   expire(limit: number, end: (session: Session<T>) => void): void {
     if (this.count === 0) return;
     const width = this.width;
+    const records = this.records;
     while ((this.cursor + 1) * width <= limit && this.count > 0) {
-      const at = this.cursor % this.sessions.length;
-      const sessions = this.sessions[at];
+      const at = this.cursor % this.lengths.length;
+      const slots = this.slots[at];
       const generations = this.generations[at];
-      const length = sessions.length;
-      this.sessions[at] = [];
-      this.generations[at] = [];
-      this.count -= length;
+      const length = this.take(at);
       for (let i = 0; i < length; i++) {
-        const session = sessions[i];
+        const session = records[slots[i]];
         if (session.generation !== generations[i]) continue;
         if (session.lastTime < limit) end(session);
         else this.push(session, session.lastTime);
       }
+      this.spareSlots = slots;
+      this.spareGenerations = generations;
       this.cursor++;
     }
     if (this.count === 0) this.cursor = -1;
@@ -65,15 +80,35 @@ export class ExpiryWheel<T> {
 
   /** Calls `end` for every live session, oldest bucket first, and empties the wheel. */
   drain(end: (session: Session<T>) => void): void {
-    for (let n = 0; this.count > 0 && n < this.sessions.length; n++) {
-      const at = (this.cursor + n) % this.sessions.length;
-      const sessions = this.sessions[at];
+    const records = this.records;
+    for (let n = 0; this.count > 0 && n < this.lengths.length; n++) {
+      const at = (this.cursor + n) % this.lengths.length;
+      const slots = this.slots[at];
       const generations = this.generations[at];
-      this.sessions[at] = [];
-      this.generations[at] = [];
-      this.count -= sessions.length;
-      for (let i = 0; i < sessions.length; i++) if (sessions[i].generation === generations[i]) end(sessions[i]);
+      const length = this.take(at);
+      for (let i = 0; i < length; i++) {
+        const session = records[slots[i]];
+        if (session.generation === generations[i]) end(session);
+      }
+      this.spareSlots = slots;
+      this.spareGenerations = generations;
     }
     this.cursor = -1;
   }
+
+  /** Empties bucket `at` by giving it the spare arrays; returns how many entries its old arrays hold. */
+  private take(at: number): number {
+    const length = this.lengths[at];
+    this.slots[at] = this.spareSlots;
+    this.generations[at] = this.spareGenerations;
+    this.lengths[at] = 0;
+    this.count -= length;
+    return length;
+  }
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }

@@ -79,7 +79,7 @@ export class FlowTable<T> {
         throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
       }
     }
-    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs);
+    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
       time: 0,
