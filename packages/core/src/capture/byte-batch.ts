@@ -11,6 +11,8 @@ export class ByteBatch {
   used = 0;
   private readonly sink: ByteSink;
   private readonly batchBytes: number;
+  /** Chunks the sink gave back once written, reused instead of allocating (see recycle()). */
+  private readonly spare: Uint8Array[] = [];
 
   constructor(sink: ByteSink, batchBytes = DEFAULT_BATCH_BYTES) {
     this.sink = sink;
@@ -37,8 +39,18 @@ export class ByteBatch {
   flush(): void {
     if (this.used === 0) return;
     this.sink(this.buf.subarray(0, this.used));
-    this.buf = new Uint8Array(this.batchBytes);
+    this.buf = this.spare.pop() ?? new Uint8Array(this.batchBytes);
     this.view = new DataView(this.buf.buffer);
     this.used = 0;
+  }
+
+  /**
+   * Takes back a chunk the sink has finished with, to be filled again. Its old bytes stay until overwritten,
+   * so only writers that set every byte they reserve may let their sink recycle (zero padding would leak).
+   */
+  recycle(chunk: Uint8Array): void {
+    if (chunk.byteOffset === 0 && chunk.buffer.byteLength === this.batchBytes && this.spare.length < 4) {
+      this.spare.push(new Uint8Array(chunk.buffer));
+    }
   }
 }

@@ -65,6 +65,11 @@ export class PcapWriter {
     this.packetCount += count;
   }
 
+  /** Gives back a chunk the sink has written out, for reuse: every byte this writer reserves is set. */
+  recycle(chunk: Uint8Array): void {
+    this.batch.recycle(chunk);
+  }
+
   /** Writes the header if no packet did, and hands every pending byte to the sink. */
   finish(): void {
     if (this.linkType < 0) this.writeHeader(1);
