@@ -76,6 +76,10 @@ describe("sanitize with the bundled ruleset", () => {
     ]);
     expect(summary.alerts.bySignature.map((s) => s.sid)).toContain(1100007);
     expect(summary.verified).toBe(true);
+    // The summary names rule files without server paths (public jobs show it to other users).
+    expect(summary.ruleset.ruleFiles.length).toBeGreaterThan(0);
+    for (const name of [...summary.ruleset.ruleFiles, summary.ruleset.classificationFile])
+      expect(name).not.toContain("/");
     const [input, clean, attacks] = await Promise.all(
       [capture, path.join(out, "clean.pcapng"), path.join(out, "attacks.pcapng")].map(readPackets),
     );

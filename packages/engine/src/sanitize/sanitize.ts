@@ -163,7 +163,11 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
 
     const summary = {
       capture: path.basename(capture),
-      ruleset: { ruleFiles: setup.ruleFiles, classificationFile: setup.classificationFile },
+      // Names only: a summary is shown to other users of public jobs, server paths are not theirs to see.
+      ruleset: {
+        ruleFiles: setup.ruleFiles.map((file) => path.basename(file)),
+        classificationFile: path.basename(setup.classificationFile),
+      },
       suricata: {
         version: suricata?.version ?? "",
         seconds: round(passes.reduce((sum, p) => sum + p.suricataSeconds, 0)),
