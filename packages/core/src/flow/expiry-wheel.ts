@@ -21,6 +21,11 @@ export class ExpiryWheel<T> {
   private spareGenerations = new Int32Array(64);
   /** Absolute number of the oldest bucket not yet checked. */
   private cursor = -1;
+  /**
+   * The smallest `limit` for which expire() has work (Infinity when empty): callers test it inline, so the time
+   * (a double) is not boxed for a call on the many packets where nothing is due.
+   */
+  due = Number.POSITIVE_INFINITY;
   private count = 0;
 
   /** `records` holds every session record by its store slot (the flow table fills it). */
@@ -43,7 +48,10 @@ export class ExpiryWheel<T> {
   /** Files `session` under `time` (ns), which is at most one idle timeout before the latest time seen. */
   push(session: Session<T>, time: number): void {
     const bucket = Math.floor(time / this.width);
-    if (this.cursor < 0) this.cursor = bucket;
+    if (this.cursor < 0) {
+      this.cursor = bucket;
+      this.due = (bucket + 1) * this.width;
+    }
     const at = bucket % this.lengths.length;
     const n = this.lengths[at]++;
     if (n === this.slots[at].length) {
@@ -76,6 +84,7 @@ export class ExpiryWheel<T> {
       this.cursor++;
     }
     if (this.count === 0) this.cursor = -1;
+    this.due = this.cursor < 0 ? Number.POSITIVE_INFINITY : (this.cursor + 1) * width;
   }
 
   /** Calls `end` for every live session, oldest bucket first, and empties the wheel. */
@@ -94,6 +103,7 @@ export class ExpiryWheel<T> {
       this.spareGenerations = generations;
     }
     this.cursor = -1;
+    this.due = Number.POSITIVE_INFINITY;
   }
 
   /** Empties bucket `at` by giving it the spare arrays; returns how many entries its old arrays hold. */

@@ -114,7 +114,7 @@ export class FlowTable<T> {
     } else {
       this.clock = time;
     }
-    this.expire(time);
+    if (time - this.idleTimeoutNs >= this.wheel.due) this.expire(time);
 
     const packet = this.packet;
     packet.decoded = decoded;
@@ -380,6 +380,12 @@ export class FlowTable<T> {
   }
 }
 
+/**
+ * Hashes keep 30 bits: V8's small integers, which a call that is not inlined passes as they are, where a wider
+ * int32 would be boxed as a heap number (one allocation per packet).
+ */
+const SMI_BITS = 0x3fffffff;
+
 /** The same value for both directions of a connection: each endpoint is mixed alone, then combined symmetrically. */
 function symmetricHash(
   s0: number,
@@ -399,7 +405,7 @@ function symmetricHash(
   let h = Math.imul((a + b) | 0, 0x9e3779b1) ^ (a ^ b) ^ protocol;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) & 0x7fffffff;
+  return (h ^ (h >>> 16)) & SMI_BITS;
 }
 
 function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: number): number {
@@ -409,5 +415,5 @@ function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: numbe
   h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w3;
   h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ port;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  return h ^ (h >>> 13);
+  return (h ^ (h >>> 13)) & SMI_BITS;
 }
