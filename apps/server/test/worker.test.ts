@@ -3,7 +3,7 @@
 // and progress and cancel travel between the processes through the database.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type ServedApp, serve } from "../../cli/test/run-cli.js";
 import { Client, fixture, waitForStatus } from "./server-harness.js";
 import { runsOf, startWorkerProcess, until, type WorkerProcess, workerEngine } from "./worker-harness.js";
@@ -109,8 +109,10 @@ describe("several workers on one queue", () => {
     await client.signUp("Workers");
     captureId = (await client.upload("raw101_ipv4.pcap", fixture("raw101_ipv4.pcap"))).body.id;
   });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+  });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.stop()));
     await app?.stop();
   });
 
@@ -124,7 +126,6 @@ describe("several workers on one queue", () => {
     expect(runs.map((run) => run.jobId).sort()).toEqual([...ids].sort());
     const runners = new Set(runs.map((run) => run.runner));
     expect(runners).toEqual(new Set([a.process.pid, b.process.pid]));
-    await Promise.all([a.stop(), b.stop()]);
   });
 
   it("queues again the job of a killed worker; another worker runs it to the end", async () => {
@@ -133,14 +134,16 @@ describe("several workers on one queue", () => {
     await until("the job to start in the first worker", () =>
       runsOf(runLog).some((run) => run.jobId === id && run.runner === doomed.process.pid),
     );
-    const rescuer = await startWorker();
     doomed.process.kill("SIGKILL");
+    // The server, which runs no jobs, sees the worker's process gone and puts its job back in the queue.
+    const requeued = await waitForStatus(client, id, ["queued"], 10_000);
+    expect(requeued.progress.stage).toBe("queued again: its worker stopped");
+    const rescuer = await startWorker();
     const job = await waitForStatus(client, id, ["succeeded", "failed"], 30_000);
     expect(job.status).toBe("succeeded");
     expect(job.outputs).toHaveLength(3);
     const runs = runsOf(runLog).filter((run) => run.jobId === id);
     expect(runs.map((run) => run.runner)).toEqual([doomed.process.pid, rescuer.process.pid]);
-    await rescuer.stop();
   });
 
   it("hands a job back to the queue at once when its worker is stopped with SIGTERM", async () => {
@@ -159,7 +162,6 @@ describe("several workers on one queue", () => {
         .filter((run) => run.jobId === id)
         .map((run) => run.runner),
     ).toEqual([leaving.process.pid, next.process.pid]);
-    await next.stop();
   });
 
   it("shows a worker's progress in the server's event stream, and a cancel reaches the worker", async () => {
@@ -190,6 +192,5 @@ describe("several workers on one queue", () => {
     expect(fs.existsSync(path.join(app.dataDir, "jobs", id, "out"))).toBe(false);
     await ended;
     expect(seen.at(-1)).toBe("cancelled");
-    await worker.stop();
   });
 });
