@@ -85,6 +85,7 @@ export class FeatureSet {
     for (const group of EXTRACTORS) {
       if (group.update !== undefined && !UPDATED.includes(group)) throw new Error(`${group.columns[0]}: not updated`);
     }
+    if (EXTRACTORS.length !== 11) throw new Error("FeatureSet.finish names every group: update it with EXTRACTORS");
   }
 
   /** Reserves the state of one session record (records are reused, so this runs once per record). */
@@ -120,8 +121,23 @@ export class FeatureSet {
     flagCounts.update!(s, state + this.flagCountsAt, packet);
   }
 
-  /** Writes the session's feature columns into `row` (which the caller started and will end). */
+  /**
+   * Writes the session's feature columns into `row` (which the caller started and will end): the groups of
+   * EXTRACTORS in its order, written out for the same reason as in update().
+   */
   finish(state: FeatureState, session: Session, row: RowBuilder): void {
-    for (let i = 0; i < EXTRACTORS.length; i++) EXTRACTORS[i].finish(this.slab, state + this.offsets[i], session, row);
+    const s = this.slab;
+    const at = this.offsets;
+    endpoints.finish(s, state + at[0], session, row);
+    duration.finish(s, state + at[1], session, row);
+    directionLengths.finish(s, state + at[2], session, row);
+    directionGaps.finish(s, state + at[3], session, row);
+    directionFlags.finish(s, state + at[4], session, row);
+    headerLengths.finish(s, state + at[5], session, row);
+    rates.finish(s, state + at[6], session, row);
+    flowLengths.finish(s, state + at[7], session, row);
+    flowGaps.finish(s, state + at[8], session, row);
+    flagCounts.finish(s, state + at[9], session, row);
+    downUp.finish(s, state + at[10], session, row);
   }
 }
