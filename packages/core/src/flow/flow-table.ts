@@ -5,7 +5,7 @@ import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
-import { EndReason, Session, SessionStore } from "./session.js";
+import { EndReason, NUMBERS, Session, SessionStore, WORDS } from "./session.js";
 
 export interface FlowTableOptions {
   /** A session ends when no packet came for longer than this; default 120 s. */
@@ -170,8 +170,8 @@ export class FlowTable<T> {
       const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
       const numbers = this.store.numbers;
-      const idle = time - numbers[4 * session.slot + 1] > this.idleTimeoutNs;
-      if (newSyn || idle || time - numbers[4 * session.slot] > this.activeTimeoutNs) {
+      const idle = time - numbers[NUMBERS * session.slot + 5] > this.idleTimeoutNs;
+      if (newSyn || idle || time - numbers[NUMBERS * session.slot + 4] > this.activeTimeoutNs) {
         if (!session.closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
         this.end(session);
         session = null;
@@ -186,7 +186,7 @@ export class FlowTable<T> {
 
     packet.forward = forward;
     const numbers = this.store.numbers;
-    const at = 4 * session.slot;
+    const at = NUMBERS * session.slot + 4;
     numbers[at + 1] = time;
     if (forward) {
       session.fwdPackets++;
@@ -242,7 +242,7 @@ export class FlowTable<T> {
     session.protocol = decoded.protocol;
     session.ipVersion = decoded.ipVersion as 4 | 6;
     const words = this.store.words;
-    const w = 8 * session.slot;
+    const w = WORDS * session.slot;
     words[w] = swap ? this.d0 : this.s0;
     words[w + 1] = swap ? this.d1 : this.s1;
     words[w + 2] = swap ? this.d2 : this.s2;
@@ -256,7 +256,7 @@ export class FlowTable<T> {
     session.hash = hash;
     session.baseSec = this.baseSec;
     const numbers = this.store.numbers;
-    const n = 4 * session.slot;
+    const n = NUMBERS * session.slot + 4;
     numbers[n] = time;
     numbers[n + 1] = time;
     numbers[n + 2] = 0;
@@ -289,7 +289,7 @@ export class FlowTable<T> {
   private isForward(session: Session<T>, sport: number, dport: number): boolean {
     if (session.fwdPort !== sport || session.bwdPort !== dport) return false;
     const words = this.store.words;
-    const w = 8 * session.slot;
+    const w = WORDS * session.slot;
     return (
       words[w] === this.s0 &&
       words[w + 4] === this.d0 &&
@@ -305,7 +305,7 @@ export class FlowTable<T> {
   private isBackward(session: Session<T>, sport: number, dport: number): boolean {
     if (session.fwdPort !== dport || session.bwdPort !== sport) return false;
     const words = this.store.words;
-    const w = 8 * session.slot;
+    const w = WORDS * session.slot;
     return (
       words[w] === this.d0 &&
       words[w + 4] === this.s0 &&

@@ -15,29 +15,41 @@ export const EndReason = {
 } as const;
 export type EndReason = (typeof EndReason)[keyof typeof EndReason];
 
+const RECORD_BYTES = 64;
+/** Int32 words per record in SessionStore.words. */
+export const WORDS = RECORD_BYTES / 4;
+/** Float64 numbers per record in SessionStore.numbers; a record's own numbers start at NUMBERS·slot + 4. */
+export const NUMBERS = RECORD_BYTES / 8;
+
 /**
  * The numbers of every session record that change per packet or are compared per packet, side by side in typed
  * arrays: a JavaScript object field holding a double (or an int32 beyond ±2^30) is a separate heap box, one more
- * cache miss per packet. Record `slot` owns words [8·slot, 8·slot + 8) and numbers [4·slot, 4·slot + 4).
+ * cache miss per packet. Record `slot` owns the 64 bytes (one cache line) at 64·slot of one buffer, seen as address
+ * words [WORDS·slot, WORDS·slot + 8) and numbers [NUMBERS·slot + 4, NUMBERS·slot + 8): a packet's key comparison
+ * and its time and byte updates touch that one line.
  */
 export class SessionStore {
   /** Address words: forward 0–3, backward 0–3 (IPv4 uses word 0 only). */
-  words = new Int32Array(8 * 1024);
-  /** firstTime, lastTime, fwdBytes, bwdBytes. */
-  numbers = new Float64Array(4 * 1024);
+  words = new Int32Array(0);
+  /** At NUMBERS·slot + 4 …: firstTime, lastTime, fwdBytes, bwdBytes. */
+  numbers = new Float64Array(0);
   private count = 0;
+
+  constructor() {
+    this.allocate(1024);
+  }
 
   /** A slot for a new record (records are reused, so this runs once per record). */
   add(): number {
-    if (8 * (this.count + 1) > this.words.length) {
-      const words = new Int32Array(this.words.length * 2);
-      words.set(this.words);
-      this.words = words;
-      const numbers = new Float64Array(this.numbers.length * 2);
-      numbers.set(this.numbers);
-      this.numbers = numbers;
-    }
+    if (RECORD_BYTES * (this.count + 1) > this.words.byteLength) this.allocate(2 * (this.count + 1));
     return this.count++;
+  }
+
+  private allocate(records: number): void {
+    const buffer = new ArrayBuffer(RECORD_BYTES * records);
+    new Uint8Array(buffer).set(new Uint8Array(this.words.buffer));
+    this.words = new Int32Array(buffer);
+    this.numbers = new Float64Array(buffer);
   }
 }
 
@@ -85,28 +97,28 @@ export class Session<T = unknown> {
 
   /** Time of the first packet (ns since the time base). */
   get firstTime(): number {
-    return this.store.numbers[4 * this.slot];
+    return this.store.numbers[NUMBERS * this.slot + 4];
   }
 
   /** Time of the latest packet (ns since the time base). */
   get lastTime(): number {
-    return this.store.numbers[4 * this.slot + 1];
+    return this.store.numbers[NUMBERS * this.slot + 5];
   }
 
   /** Bytes sent by the forward side. */
   get fwdBytes(): number {
-    return this.store.numbers[4 * this.slot + 2];
+    return this.store.numbers[NUMBERS * this.slot + 6];
   }
 
   /** Bytes sent by the backward side. */
   get bwdBytes(): number {
-    return this.store.numbers[4 * this.slot + 3];
+    return this.store.numbers[NUMBERS * this.slot + 7];
   }
 
   /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */
   address(forward: boolean, out: Uint8Array): Uint8Array {
     const words = this.store.words;
-    const at = 8 * this.slot + (forward ? 0 : 4);
+    const at = WORDS * this.slot + (forward ? 0 : 4);
     putWord(out, 0, words[at]);
     if (this.ipVersion === 6) {
       putWord(out, 4, words[at + 1]);
