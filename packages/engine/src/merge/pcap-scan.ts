@@ -78,6 +78,8 @@ export class PcapRecordScan {
   private scan(chunk: Uint8Array, from: number): void {
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const le = this.littleEndian;
+    const nsPerUnit = this.nsPerUnit;
+    const stats = this.stats;
     const end = chunk.length;
     let p = from;
     while (end - p >= RECORD_HEADER) {
@@ -87,7 +89,18 @@ export class PcapRecordScan {
         return;
       }
       if (end - p < RECORD_HEADER + capturedLength) break;
-      this.record(chunk, view, p, this.base + p);
+      // The common case inline: a packet in order after the first, whole microseconds when that matters.
+      const sec = view.getUint32(p, le);
+      const nsec = view.getUint32(p + 4, le) * nsPerUnit;
+      if (
+        stats.packets > 0 &&
+        (sec > stats.maxSec || (sec === stats.maxSec && nsec >= stats.maxNsec)) &&
+        (nsPerUnit === 1000 || nsec % 1000 === 0)
+      ) {
+        stats.maxSec = sec;
+        stats.maxNsec = nsec;
+        stats.packets++;
+      } else this.record(chunk, view, p, this.base + p);
       p += RECORD_HEADER + capturedLength;
     }
     this.keepTail(chunk.subarray(p), this.base + p);
