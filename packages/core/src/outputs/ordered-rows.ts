@@ -11,14 +11,14 @@ export type RowSink = (bytes: Uint8Array, start: number, end: number) => void;
  * Rows are numbered 0, 1, 2, … (a session's `seq`). `put(seq, …)` may come in any order; the sink receives the rows
  * in number order as soon as every earlier row has been put. Rows waiting for an earlier one are copied into 1 MiB
  * arena chunks (no allocation per row); memory is the waiting rows plus at most one partly free chunk per
- * interleaving, and the index costs 12 bytes per number between the oldest unfinished row and the newest put.
+ * interleaving, and the index costs 16 bytes per number between the oldest unfinished row and the newest put: a
+ * row's chunk, offset and length side by side, so that filing a row that ends out of order costs one cache miss.
  */
 export class OrderedRows {
   private next = 0;
   private mask = 1023;
-  private chunkOf = new Int32Array(1024).fill(-1);
-  private offsetOf = new Int32Array(1024);
-  private lengthOf = new Int32Array(1024);
+  /** Per row number (masked): chunk index + 1 (0: not put yet), offset in the chunk, length, unused. */
+  private index = new Int32Array(4 * 1024);
   private highest = -1;
   private readonly chunks: (Uint8Array | null)[] = [];
   private readonly liveRows: number[] = [];
@@ -58,10 +58,10 @@ export class OrderedRows {
     if (this.used + length > CHUNK_SIZE) this.newChunk(length);
     const chunk = this.chunks[this.current]!;
     chunk.set(bytes.subarray(0, length), this.used);
-    const slot = seq & this.mask;
-    this.chunkOf[slot] = this.current;
-    this.offsetOf[slot] = this.used;
-    this.lengthOf[slot] = length;
+    const at = 4 * (seq & this.mask);
+    this.index[at] = this.current + 1;
+    this.index[at + 1] = this.used;
+    this.index[at + 2] = length;
     this.used += length;
     this.liveRows[this.current]++;
     this.waitingBytes += length;
@@ -70,13 +70,13 @@ export class OrderedRows {
 
   private drain(): void {
     for (;;) {
-      const slot = this.next & this.mask;
-      const chunkIndex = this.chunkOf[slot];
+      const at = 4 * (this.next & this.mask);
+      const chunkIndex = this.index[at] - 1;
       if (chunkIndex < 0) return;
-      const offset = this.offsetOf[slot];
-      const length = this.lengthOf[slot];
+      const offset = this.index[at + 1];
+      const length = this.index[at + 2];
       this.sink(this.chunks[chunkIndex]!, offset, offset + length);
-      this.chunkOf[slot] = -1;
+      this.index[at] = 0;
       this.waitingBytes -= length;
       this.waitingRows--;
       this.next++;
@@ -113,19 +113,15 @@ export class OrderedRows {
   private grow(): void {
     const size = (this.mask + 1) * 2;
     const mask = size - 1;
-    const chunkOf = new Int32Array(size).fill(-1);
-    const offsetOf = new Int32Array(size);
-    const lengthOf = new Int32Array(size);
+    const index = new Int32Array(4 * size);
     for (let seq = this.next; seq <= this.highest; seq++) {
-      const from = seq & this.mask;
-      const to = seq & mask;
-      chunkOf[to] = this.chunkOf[from];
-      offsetOf[to] = this.offsetOf[from];
-      lengthOf[to] = this.lengthOf[from];
+      const from = 4 * (seq & this.mask);
+      const to = 4 * (seq & mask);
+      index[to] = this.index[from];
+      index[to + 1] = this.index[from + 1];
+      index[to + 2] = this.index[from + 2];
     }
     this.mask = mask;
-    this.chunkOf = chunkOf;
-    this.offsetOf = offsetOf;
-    this.lengthOf = lengthOf;
+    this.index = index;
   }
 }
