@@ -50,7 +50,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** mergecap's answer: the attacks shifted with editcap -t, merged chronologically with the background first. */
+/** mergecap's answer: the attacks shifted with editcap -t, merged chronologically (background listed first). */
 function reference(background: string, attacks: string, shiftNs: string, format: "pcap" | "pcapng"): string {
   const shifted = path.join(dir, `shifted-${path.basename(attacks)}`);
   execFileSync("editcap", ["-t", formatSeconds(BigInt(shiftNs)), attacks, shifted]);
@@ -103,8 +103,9 @@ describe("mergeCaptures", () => {
     expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
   });
 
-  it("puts the background first on equal timestamps, as mergecap does", async () => {
-    // The capture merged with itself at shift 0: every packet ties with its twin.
+  it("puts the background first on equal timestamps", async () => {
+    // The capture merged with itself at shift 0: every packet ties with its twin (identical bytes, so this
+    // cannot tell mergecap's tie order, which is the other way round: see docs/formats.md, "Order").
     const { output, provenance } = await merge(wikipedia, wikipedia, { at: "0" });
     const merged = await readAll(output);
     const ref = await readAll(reference(wikipedia, wikipedia, "0", "pcap"));
