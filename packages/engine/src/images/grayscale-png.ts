@@ -7,11 +7,7 @@ import zlib from "node:zlib";
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GRAYSCALE = 0;
 /** Level 1: within a few percent of level 6 in size on packet bytes, at half the time. */
-const LEVEL = 1;
-/** zlib's smallest window (2^9 bytes) and its default hash size (memLevel 8). */
-const MIN_WINDOW_BITS = 9;
-const MAX_WINDOW_BITS = 15;
-const DEFAULT_MEM_LEVEL = 8;
+const DEFLATE = { level: 1 } as const;
 const IEND = chunk("IEND", Buffer.alloc(0));
 
 /** A PNG in parts ready to be written one after the other, with the CRC-32 of the whole file (for the zip). */
@@ -38,16 +34,8 @@ export function scanlineOffset(width: number, y: number): number {
 export class GrayscalePngEncoder {
   private readonly head: Buffer;
   private readonly headCrc: number;
-  private readonly deflate: zlib.ZlibOptions;
 
   constructor(width: number, height: number) {
-    // A window no larger than the image finds the same matches as a full one, and a hash table scaled with it: zlib
-    // allocates and clears both for every image, which for small images (n = 1: 281 bytes) costs more than the
-    // compression itself and, as native memory, brings on extra garbage collections.
-    const bits = Math.ceil(Math.log2(scanlinesLength(width, height)));
-    const windowBits = Math.min(MAX_WINDOW_BITS, Math.max(MIN_WINDOW_BITS, bits));
-    const memLevel = Math.min(DEFAULT_MEM_LEVEL, windowBits - 6);
-    this.deflate = { level: LEVEL, windowBits, memLevel };
     const header = Buffer.alloc(13);
     header.writeUInt32BE(width, 0);
     header.writeUInt32BE(height, 4);
@@ -63,7 +51,7 @@ export class GrayscalePngEncoder {
    * than compressing them here.
    */
   encode(scanlines: Uint8Array): EncodedPng {
-    const data = zlib.deflateSync(scanlines, this.deflate);
+    const data = zlib.deflateSync(scanlines, DEFLATE);
     const idatHead = Buffer.alloc(8);
     idatHead.writeUInt32BE(data.length, 0);
     idatHead.write("IDAT", 4, "latin1");
