@@ -15,8 +15,11 @@ export interface FlowTableOptions {
 }
 
 export interface FlowTableHooks<T> {
-  /** Creates the per-session state of a new session record (records are reused, so this runs rarely). */
-  createState(): T;
+  /**
+   * Creates the per-session state of a new session record (records are reused, so this runs rarely); `slot` is the
+   * record's slot in the session store: 0, 1, 2, … in creation order.
+   */
+  createState(slot: number): T;
   /** A session starts with `packet` (called before `onPacket` for the same packet). */
   onStart(session: Session<T>, packet: FlowPacket): void;
   /** Every packet of a session, the first one included. */
@@ -274,7 +277,8 @@ export class FlowTable<T> {
   }
 
   private newRecord(): Session<T> {
-    const session = new Session<T>(this.hooks.createState(), this.store);
+    const slot = this.store.add();
+    const session = new Session<T>(this.hooks.createState(slot), this.store, slot);
     this.records[session.slot] = session;
     return session;
   }

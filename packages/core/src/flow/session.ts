@@ -87,12 +87,14 @@ export class Session<T = unknown> {
   /** This record's slot in the store. */
   readonly slot: number;
 
+  /** `slot` comes from `store.add()`. */
   constructor(
     state: T,
     readonly store: SessionStore,
+    slot: number,
   ) {
     this.state = state;
-    this.slot = store.add();
+    this.slot = slot;
   }
 
   /** Time of the first packet (ns since the time base). */

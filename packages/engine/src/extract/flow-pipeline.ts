@@ -87,16 +87,19 @@ export async function runFlowPipeline<S = undefined>(
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;
-  // Record n's feature state is the slab's n-th (the table creates a record's state right before its store slot),
-  // so the per-packet update finds it from the slot without loading the record's state object.
+  // Record n's feature state is the slab's n-th (records are created in slot order), so the per-packet update finds
+  // it from the slot without loading the record's state object.
   const stateSize = features.stateSize;
   let captured: CapturedPacket;
 
   const table = new FlowTable<{ features: FeatureState; extra: S }>(
     {
-      createState: () => ({ features: features.createState(), extra: hooks.createState?.() as S }),
+      createState(slot) {
+        const state = features.createState();
+        if (state !== slot * stateSize) throw new Error(`feature state ${state} out of step with record ${slot}`);
+        return { features: state, extra: hooks.createState?.() as S };
+      },
       onStart(session, packet) {
-        if (session.state.features !== session.slot * stateSize) throw new Error("feature state out of step");
         features.init(session.state.features);
         onSessionStart?.(session, packet);
       },
