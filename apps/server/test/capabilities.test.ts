@@ -65,27 +65,6 @@ describe("capabilities on the real engine", () => {
     expect(zip.subarray(0, 2).toString("latin1")).toBe("PK");
   });
 
-  it("merge, then label the merged capture from its own output (binary), with no re-upload", async () => {
-    const merged = await run("merge", {
-      background: { fileId: ids["pcap-be-us_pptp.pcap"] },
-      attacks: { fileId: ids["pcap-le-ns_sll_tcp-handshake-nano.pcap"] },
-    });
-    const mergedCapture = merged.outputs.find((o: { kind: string }) => o.kind === "merged-pcap");
-    expect(mergedCapture).toBeDefined();
-    const labelled = await run(
-      "label",
-      {
-        capture: { jobId: merged.id, output: mergedCapture.name },
-        attacks: { fileId: ids["pcap-le-ns_sll_tcp-handshake-nano.pcap"] },
-      },
-      { mode: "binary" },
-    );
-    const csv = (await text(labelled.id, "labelled.csv")).trim().split("\n");
-    const labels = csv.slice(1).map((row) => row.split(",").at(-1));
-    expect(labels).toContain("1");
-    expect(labels).toContain("0");
-  });
-
   it("label (multiclass) from unified2 alerts and a classification.config", async () => {
     const job = await run(
       "label",

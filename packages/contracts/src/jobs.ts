@@ -48,12 +48,36 @@ export const paramsByCapability = {
   merge: mergeParams,
 } as const;
 
-/** Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label multiclass), background (merge), rules (sanitize). */
-export const inputRole = z.enum(["capture", "background", "attacks", "alerts", "classification", "rules"]);
+/**
+ * Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label
+ * multiclass), background (merge), rules (sanitize). provenance is never given by a client: the server adds a merge's
+ * provenance record when a binary label job's capture is that merge's output, and lists it among the job's inputs.
+ */
+export const inputRole = z.enum([
+  "capture",
+  "background",
+  "attacks",
+  "alerts",
+  "classification",
+  "rules",
+  "provenance",
+]);
 export type InputRole = z.infer<typeof inputRole>;
 
-/** File formats the server recognises on upload (from the magic bytes, not the name). */
-export const fileFormat = z.enum(["pcap", "pcapng", "erf", "unified2", "eve-json", "classification", "rules"]);
+/**
+ * File formats the server recognises on upload (from the magic bytes, not the name); "provenance" is a merge's record,
+ * only ever copied from a merge job's outputs, never uploaded.
+ */
+export const fileFormat = z.enum([
+  "pcap",
+  "pcapng",
+  "erf",
+  "unified2",
+  "eve-json",
+  "classification",
+  "rules",
+  "provenance",
+]);
 export type FileFormat = z.infer<typeof fileFormat>;
 export const captureFormats: readonly FileFormat[] = ["pcap", "pcapng", "erf"];
 
@@ -65,9 +89,13 @@ export const formatsByRole: Record<InputRole, readonly FileFormat[]> = {
   alerts: ["unified2", "eve-json"],
   classification: ["classification"],
   rules: ["rules"],
+  provenance: ["provenance"],
 };
 
-/** Inputs each capability needs and may take (label: binary needs attacks, multiclass needs alerts). */
+/**
+ * Inputs each capability needs and may take (label: binary needs attacks unless its capture is a merge job's output,
+ * whose provenance labels exactly; multiclass needs alerts).
+ */
 export const inputRolesByCapability: Record<Capability, { required: InputRole[]; optional: InputRole[] }> = {
   extract: { required: ["capture"], optional: [] },
   label: { required: ["capture"], optional: ["attacks", "alerts", "classification"] },
@@ -88,6 +116,8 @@ export const jobMessages = {
   fileNotFound: "The input file was not found",
   wrongFormat: "The input file has the wrong format for its role",
   notFinished: "Only outputs of a job that succeeded can be used as inputs",
+  attacksNotMerged:
+    "The attack capture is not the one merged into this capture: leave it out, the merge's provenance record labels it exactly",
 } as const;
 
 /** An input is an uploaded file or an output of another job the user may read. */

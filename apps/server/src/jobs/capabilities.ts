@@ -30,13 +30,20 @@ const wired: Record<Capability, CapabilityRunner> = {
 
   label: async (run, options) => {
     const { mode, ...params } = paramsByCapability.label.parse(run.params);
+    // Binary: a merge's provenance record (added by the server when the capture is that merge's output) labels
+    // exactly and wins over the attack capture, as in the CLI; otherwise 5-tuples of the attack capture. Stored files
+    // have no record beside them, so the engine never looks for one there.
+    const provenance = mode === "binary" ? run.inputs.provenance : undefined;
+    const source = provenance
+      ? { provenance }
+      : mode === "binary"
+        ? { provenance: false as const, attacks: input(run, "attacks") }
+        : { provenance: false as const, alerts: input(run, "alerts") };
     return (await engine()).labelCapture(
       input(run, "capture"),
       {
         ...params,
-        // Uploaded files carry no merge provenance beside them: labels come from the given inputs only.
-        provenance: false,
-        ...(mode === "binary" ? { attacks: input(run, "attacks") } : { alerts: input(run, "alerts") }),
+        ...source,
         ...(run.inputs.classification && { classification: run.inputs.classification }),
       },
       options,

@@ -18,18 +18,24 @@ import type { Db } from "../db/connect.js";
 import type { ProgressHub } from "../jobs/progress-hub.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { filesRepository } from "../repositories/files.js";
-import { type JobRow, jobsRepository } from "../repositories/jobs.js";
+import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
-import { SNIFF_BYTES, sniffFormat } from "../storage/sniff-format.js";
+import { SNIFF_BYTES, type Sniffed, sniffFormat } from "../storage/sniff-format.js";
 import type { CurrentUser } from "./accounts.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
 
 const finished = new Set(["succeeded", "failed", "cancelled"]);
 
-function requiredRoles(capability: Capability, params: Record<string, unknown>): InputRole[] {
+/** Output kinds of a merge job: its merged capture and the provenance record that says where each packet came from. */
+const MERGED_KIND = "merged-pcap";
+const PROVENANCE_KIND = "provenance-json";
+
+/** Binary labels need the attack capture, unless the capture is a merge's output whose provenance labels it exactly. */
+function requiredRoles(capability: Capability, params: Record<string, unknown>, fromMerge: boolean): InputRole[] {
   if (capability !== "label") return inputRolesByCapability[capability].required;
-  return params.mode === "multiclass" ? ["capture", "alerts"] : ["capture", "attacks"];
+  if (params.mode === "multiclass") return ["capture", "alerts"];
+  return fromMerge ? ["capture"] : ["capture", "attacks"];
 }
 
 export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: ProgressHub) {
@@ -58,29 +64,9 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
     return job;
   }
 
-  /** Resolves an input to a file of the user's: an upload of theirs, or a copy of a readable job's output. */
-  async function resolveInput(ref: FileRef, user: CurrentUser): Promise<string> {
-    if ("fileId" in ref) {
-      const file = await files.byId(ref.fileId);
-      if (!file || file.owner_id !== user.id) throw new HttpError(400, [jobMessages.fileNotFound]);
-      return file.id;
-    }
-    const source = await jobs.byId(ref.jobId);
-    if (!source || !canRead(source, user)) throw new HttpError(400, [jobMessages.fileNotFound]);
-    const [output] = (await jobs.outputsOf([source.id])).filter((o) => o.name === ref.output);
-    if (source.status !== "succeeded") throw new HttpError(400, [jobMessages.notFinished]);
-    if (!output) throw new HttpError(400, [jobMessages.fileNotFound]);
+  /** Brings a readable job's output in as a file of the user's (a hard link when possible). */
+  async function importOutput(source: JobRow, output: JobOutputRow, user: CurrentUser, sniffed: Sniffed) {
     const outputPath = `${store.outputDir(source.id)}/${output.name}`;
-    const head = Buffer.alloc(SNIFF_BYTES);
-    const fd = fs.openSync(outputPath, "r");
-    const length = fs.readSync(fd, head, 0, SNIFF_BYTES, 0);
-    fs.closeSync(fd);
-    let sniffed: ReturnType<typeof sniffFormat>;
-    try {
-      sniffed = sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
-    } catch {
-      throw new HttpError(400, [`${jobMessages.wrongFormat}: ${output.name} is not a file any capability reads`]);
-    }
     const id = crypto.randomUUID();
     store.importFile(outputPath, id);
     await files.insert({
@@ -94,6 +80,48 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
       created_at: new Date().toISOString(),
     });
     return id;
+  }
+
+  /** Resolves an input to a file of the user's: an upload of theirs, or a copy of a readable job's output. */
+  async function resolveInput(ref: FileRef, user: CurrentUser): Promise<{ id: string; copied: boolean }> {
+    if ("fileId" in ref) {
+      const file = await files.byId(ref.fileId);
+      if (!file || file.owner_id !== user.id) throw new HttpError(400, [jobMessages.fileNotFound]);
+      return { id: file.id, copied: false };
+    }
+    const source = await jobs.byId(ref.jobId);
+    if (!source || !canRead(source, user)) throw new HttpError(400, [jobMessages.fileNotFound]);
+    const [output] = (await jobs.outputsOf([source.id])).filter((o) => o.name === ref.output);
+    if (source.status !== "succeeded") throw new HttpError(400, [jobMessages.notFinished]);
+    if (!output) throw new HttpError(400, [jobMessages.fileNotFound]);
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const fd = fs.openSync(`${store.outputDir(source.id)}/${output.name}`, "r");
+    const length = fs.readSync(fd, head, 0, SNIFF_BYTES, 0);
+    fs.closeSync(fd);
+    let sniffed: Sniffed;
+    try {
+      sniffed = sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
+    } catch {
+      throw new HttpError(400, [`${jobMessages.wrongFormat}: ${output.name} is not a file any capability reads`]);
+    }
+    return { id: await importOutput(source, output, user, sniffed), copied: true };
+  }
+
+  /**
+   * When a capture input is the merged capture of a merge job the user may read: that job, its provenance record
+   * (the output that labels the capture's packets exactly) and the SHA-256 of the attack capture it merged.
+   */
+  async function mergeProvenance(ref: FileRef | undefined, user: CurrentUser) {
+    if (!ref || !("jobId" in ref)) return null;
+    const source = await jobs.byId(ref.jobId);
+    if (!source || !canRead(source, user) || source.capability !== "merge" || source.status !== "succeeded") {
+      return null;
+    }
+    const outputs = await jobs.outputsOf([source.id]);
+    const record = outputs.find((o) => o.kind === PROVENANCE_KIND);
+    if (!record || !outputs.some((o) => o.name === ref.output && o.kind === MERGED_KIND)) return null;
+    const attacks = (await jobs.inputsOf([source.id])).find((i) => i.role === "attacks");
+    return { source, record, attacksSha256: attacks?.sha256 ?? null };
   }
 
   return {
@@ -111,7 +139,11 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
           params.error.issues.map((i) => `Invalid parameter ${i.path.join(".") || "params"}: ${i.message}`),
         );
       }
-      const required = requiredRoles(request.capability, params.data);
+      const merged =
+        request.capability === "label" && (params.data as { mode?: string }).mode !== "multiclass"
+          ? await mergeProvenance(request.inputs.capture, user)
+          : null;
+      const required = requiredRoles(request.capability, params.data, merged !== null);
       const allowed = new Set([...required, ...inputRolesByCapability[request.capability].optional]);
       const problems: string[] = [];
       for (const role of required) if (!request.inputs[role]) problems.push(`${jobMessages.inputRequired} ${role}`);
@@ -121,20 +153,33 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
       if (problems.length > 0) throw new HttpError(400, problems);
 
       const inputs: { role: InputRole; fileId: string }[] = [];
+      const copied: string[] = [];
       try {
         for (const [role, ref] of Object.entries(request.inputs) as [InputRole, FileRef][]) {
-          const fileId = await resolveInput(ref, user);
-          inputs.push({ role, fileId });
-          const file = await files.byId(fileId);
+          const resolved = await resolveInput(ref, user);
+          inputs.push({ role, fileId: resolved.id });
+          if (resolved.copied) copied.push(resolved.id);
+          const file = await files.byId(resolved.id);
           if (!file || !formatsByRole[role].includes(file.format as never)) {
             throw new HttpError(400, [
               `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
             ]);
           }
+          // Both given: the provenance labels, so the attack capture must be the one that was merged.
+          if (role === "attacks" && merged && file.sha256 !== merged.attacksSha256) {
+            throw new HttpError(400, [jobMessages.attacksNotMerged]);
+          }
+        }
+        if (merged) {
+          const id = await importOutput(merged.source, merged.record, user, {
+            format: "provenance",
+            compression: null,
+          });
+          copied.push(id);
+          inputs.push({ role: "provenance", fileId: id });
         }
       } catch (error) {
         // Outputs of other jobs copied in for this request go again when the request fails.
-        const copied = inputs.filter((input) => "jobId" in (request.inputs[input.role] ?? {})).map((i) => i.fileId);
         await files.remove(copied);
         store.removeFiles(copied);
         throw error;
