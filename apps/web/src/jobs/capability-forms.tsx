@@ -126,13 +126,19 @@ function LabelModeStep({ draft, setParam, setInput }: StepProps) {
         </label>
       </fieldset>
       {mode === "binary" ? (
-        <FilePicker
-          label="Attack capture"
-          kind="capture"
-          required
-          value={draft.inputs.attacks}
-          onChange={(v) => setInput("attacks", v)}
-        />
+        <>
+          <FilePicker
+            label="Attack capture"
+            kind="capture"
+            required
+            value={draft.inputs.attacks}
+            onChange={(v) => setInput("attacks", v)}
+          />
+          <small className="hint">
+            When the capture is the output of an aggregation job, its provenance record labels every packet exactly;
+            choose the attack capture that was merged into it.
+          </small>
+        </>
       ) : (
         <>
           <FilePicker
