@@ -6,6 +6,7 @@ import { TracemillError } from "../errors.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
 import { EndReason, NUMBERS, Session, SessionStore, WORDS } from "./session.js";
+import { SessionIndex, symmetricHash } from "./session-index.js";
 
 export interface FlowTableOptions {
   /** A session ends when no packet came for longer than this; default 120 s. */
@@ -30,8 +31,6 @@ export interface FlowTableHooks<T> {
 
 const SYN_ACK = TcpFlag.SYN | TcpFlag.ACK;
 const NS = 1e9;
-/** Room for 8 192 live sessions before the first growth (128 KiB). */
-const INITIAL_SLOTS = 16_384;
 
 export class FlowTable<T> {
   readonly idleTimeoutNs: number;
@@ -40,13 +39,7 @@ export class FlowTable<T> {
   outOfOrder = 0;
   /** Sessions started so far (the next session's seq). */
   started = 0;
-  private live = 0;
-  /**
-   * The hash table: per slot the session's hash and its record's store slot + 1 (0: empty), side by side so that a
-   * probe reads one cache line, and no array of object pointers for the garbage collector to trace.
-   */
-  private table = new Int32Array(2 * INITIAL_SLOTS);
-  private mask = INITIAL_SLOTS - 1;
+  private readonly index = new SessionIndex();
   /** Every record by its store slot. */
   private readonly records: Session<T>[] = [];
   private readonly wheel: ExpiryWheel<T>;
@@ -96,7 +89,7 @@ export class FlowTable<T> {
 
   /** Sessions currently in the table (open, or closed and waiting for late packets). */
   get liveSessions(): number {
-    return this.live;
+    return this.index.size;
   }
 
   /** The epoch second times count from: the first packet's second (NaN before any packet). */
@@ -146,8 +139,8 @@ export class FlowTable<T> {
       protocol,
     );
 
-    const table = this.table;
-    const mask = this.mask;
+    const table = this.index.table;
+    const mask = this.index.mask;
     let session: Session<T> | null = null;
     let forward = true;
     for (let slot = hash & mask, record = table[2 * slot + 1]; record !== 0; record = table[2 * slot + 1]) {
@@ -271,7 +264,7 @@ export class FlowTable<T> {
     session.finBwd = false;
     session.closed = false;
     session.endReason = EndReason.EndOfCapture;
-    this.insert(session);
+    this.index.insert(session.hash, session.slot);
     this.wheel.push(session, time);
     return session;
   }
@@ -284,7 +277,7 @@ export class FlowTable<T> {
   }
 
   private end(session: Session<T>): void {
-    this.remove(session);
+    this.index.remove(session.hash, session.slot);
     session.generation++;
     this.hooks.onEnd(session);
     this.pool.push(session);
@@ -336,88 +329,4 @@ export class FlowTable<T> {
     this.d2 = (dst[8] << 24) | (dst[9] << 16) | (dst[10] << 8) | dst[11];
     this.d3 = (dst[12] << 24) | (dst[13] << 16) | (dst[14] << 8) | dst[15];
   }
-
-  private insert(session: Session<T>): void {
-    if (++this.live * 2 > this.mask + 1) this.growTable();
-    this.place(this.table, this.mask, session.hash, session.slot + 1);
-  }
-
-  private place(table: Int32Array, mask: number, hash: number, record: number): void {
-    let slot = hash & mask;
-    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    table[2 * slot] = hash;
-    table[2 * slot + 1] = record;
-  }
-
-  /** Removes from the hash table with backward-shift deletion, so lookups never need tombstones. */
-  private remove(session: Session<T>): void {
-    const table = this.table;
-    const mask = this.mask;
-    const record = session.slot + 1;
-    let hole = session.hash & mask;
-    while (table[2 * hole + 1] !== record) hole = (hole + 1) & mask;
-    let next = (hole + 1) & mask;
-    while (table[2 * next + 1] !== 0) {
-      const home = table[2 * next] & mask;
-      // The entry may fill the hole when the hole is no farther from the entry's home slot than the entry is.
-      if (((next - home) & mask) >= ((next - hole) & mask)) {
-        table[2 * hole] = table[2 * next];
-        table[2 * hole + 1] = table[2 * next + 1];
-        hole = next;
-      }
-      next = (next + 1) & mask;
-    }
-    table[2 * hole] = 0;
-    table[2 * hole + 1] = 0;
-    this.live--;
-  }
-
-  private growTable(): void {
-    const old = this.table;
-    const table = new Int32Array(2 * old.length);
-    const mask = old.length - 1;
-    for (let slot = 0; slot < old.length; slot += 2) {
-      if (old[slot + 1] !== 0) this.place(table, mask, old[slot], old[slot + 1]);
-    }
-    this.table = table;
-    this.mask = mask;
-  }
-}
-
-/**
- * Hashes keep 30 bits: V8's small integers, which a call that is not inlined passes as they are, where a wider
- * int32 would be boxed as a heap number (one allocation per packet).
- */
-const SMI_BITS = 0x3fffffff;
-
-/** The same value for both directions of a connection: each endpoint is mixed alone, then combined symmetrically. */
-function symmetricHash(
-  s0: number,
-  s1: number,
-  s2: number,
-  s3: number,
-  sport: number,
-  d0: number,
-  d1: number,
-  d2: number,
-  d3: number,
-  dport: number,
-  protocol: number,
-): number {
-  const a = mixEndpoint(s0, s1, s2, s3, sport);
-  const b = mixEndpoint(d0, d1, d2, d3, dport);
-  let h = Math.imul((a + b) | 0, 0x9e3779b1) ^ (a ^ b) ^ protocol;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) & SMI_BITS;
-}
-
-function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: number): number {
-  let h = Math.imul(w0 ^ 0x2545f491, 0xcc9e2d51);
-  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w1;
-  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ w2;
-  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w3;
-  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ port;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  return (h ^ (h >>> 13)) & SMI_BITS;
 }

@@ -1,0 +1,105 @@
+// The flow table's index: session records by a symmetric hash of their endpoints, open addressing with linear
+// probing and backward-shift deletion, in one Int32Array.
+
+/** Room for 8 192 live sessions before the first growth (128 KiB). */
+const INITIAL_SLOTS = 16_384;
+
+/**
+ * Per slot the session's hash and its record's store slot + 1 (0: empty), side by side so that a probe reads one
+ * cache line, and no array of object pointers for the garbage collector to trace. The flow table probes `table`
+ * itself (the hot path); this class inserts, removes and grows.
+ */
+export class SessionIndex {
+  table = new Int32Array(2 * INITIAL_SLOTS);
+  mask = INITIAL_SLOTS - 1;
+  private live = 0;
+
+  /** Records in the index. */
+  get size(): number {
+    return this.live;
+  }
+
+  insert(hash: number, record: number): void {
+    if (++this.live * 2 > this.mask + 1) this.grow();
+    place(this.table, this.mask, hash, record + 1);
+  }
+
+  /** Removes with backward-shift deletion, so lookups never need tombstones. */
+  remove(hash: number, record: number): void {
+    const table = this.table;
+    const mask = this.mask;
+    const entry = record + 1;
+    let hole = hash & mask;
+    while (table[2 * hole + 1] !== entry) hole = (hole + 1) & mask;
+    let next = (hole + 1) & mask;
+    while (table[2 * next + 1] !== 0) {
+      const home = table[2 * next] & mask;
+      // The entry may fill the hole when the hole is no farther from the entry's home slot than the entry is.
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        table[2 * hole] = table[2 * next];
+        table[2 * hole + 1] = table[2 * next + 1];
+        hole = next;
+      }
+      next = (next + 1) & mask;
+    }
+    table[2 * hole] = 0;
+    table[2 * hole + 1] = 0;
+    this.live--;
+  }
+
+  private grow(): void {
+    const old = this.table;
+    const table = new Int32Array(2 * old.length);
+    const mask = old.length - 1;
+    for (let slot = 0; slot < old.length; slot += 2) {
+      if (old[slot + 1] !== 0) place(table, mask, old[slot], old[slot + 1]);
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}
+
+function place(table: Int32Array, mask: number, hash: number, entry: number): void {
+  let slot = hash & mask;
+  while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+  table[2 * slot] = hash;
+  table[2 * slot + 1] = entry;
+}
+
+/**
+ * Hashes keep 30 bits: V8's small integers, which a call that is not inlined passes as they are, where a wider
+ * int32 would be boxed as a heap number (one allocation per packet).
+ */
+const SMI_BITS = 0x3fffffff;
+
+/** The same value for both directions of a connection: each endpoint is mixed alone, then combined symmetrically. */
+export function symmetricHash(
+  s0: number,
+  s1: number,
+  s2: number,
+  s3: number,
+  sport: number,
+  d0: number,
+  d1: number,
+  d2: number,
+  d3: number,
+  dport: number,
+  protocol: number,
+): number {
+  const a = mixEndpoint(s0, s1, s2, s3, sport);
+  const b = mixEndpoint(d0, d1, d2, d3, dport);
+  let h = Math.imul((a + b) | 0, 0x9e3779b1) ^ (a ^ b) ^ protocol;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & SMI_BITS;
+}
+
+function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: number): number {
+  let h = Math.imul(w0 ^ 0x2545f491, 0xcc9e2d51);
+  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w1;
+  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ w2;
+  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w3;
+  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ port;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) & SMI_BITS;
+}
