@@ -1,7 +1,17 @@
 // Public surface of the sanitize capability: the capability itself, rulesets, and one Suricata run.
 
 export {
+  type AddedRuleset,
+  type AddRulesetOptions,
+  addRuleset,
+  countRules,
+  type RulesetFigures,
+  removeRuleset,
+  rulesetFigures,
+} from "./ruleset-store.js";
+export {
   bundledRulesetsDir,
+  checkRulesetName,
   defaultRulesetDir,
   listRulesets,
   loadRuleset,

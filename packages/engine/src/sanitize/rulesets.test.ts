@@ -1,9 +1,11 @@
-// Rulesets: listing, resolving by name, validating rules with `suricata -T`, and the bundled default ruleset.
+// Rulesets: listing, resolving by name, validating rules with `suricata -T`, the bundled default ruleset, and a
+// server's rulesets directory (add, remove, figures).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseClassificationConfig } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { addRuleset, countRules, removeRuleset, rulesetFigures } from "./ruleset-store.js";
 import {
   bundledRulesetsDir,
   defaultRulesetDir,
@@ -60,5 +62,94 @@ describe("rulesets", () => {
     const result = await validateRules([file]);
     expect(result.valid).toBe(false);
     expect(result.errors.join("\n")).toContain("unknown rule keyword 'conten'");
+  });
+
+  it("resolves a name in several directories, the first that has it winning", async () => {
+    const other = path.join(tmp, "other");
+    fs.mkdirSync(path.join(other, "b-own"), { recursive: true });
+    fs.writeFileSync(path.join(other, "b-own/y.rules"), "");
+    fs.mkdirSync(path.join(other, "only-here"));
+    fs.writeFileSync(path.join(other, "only-here/z.rules"), "");
+    expect((await resolveRuleset("b-own", [tmp, other])).dir).toBe(path.join(tmp, "b-own"));
+    expect((await resolveRuleset("only-here", [tmp, other])).dir).toBe(path.join(other, "only-here"));
+    await expect(resolveRuleset("default", [bundledRulesetsDir, other])).resolves.toMatchObject({ name: "default" });
+    for (const bad of ["..", ".", ".hidden", "-x", "a/b", "x".repeat(65)]) {
+      await expect(resolveRuleset(bad, [tmp, other]), bad).rejects.toMatchObject({ code: "BAD_OPTION" });
+    }
+  });
+
+  it("counts active rules only, a rule continued over lines once", () => {
+    const text = [
+      "# a comment",
+      '#alert tcp any any -> any any (msg:"off"; sid:1;)',
+      'alert tcp any any -> any any (msg:"one"; \\',
+      "  alert tcp any any -> any any (sid:2;)", // the continued rule's second line, not a rule of its own
+      'drop udp any any -> any any (msg:"two"; sid:3;)',
+      "",
+    ].join("\n");
+    expect(countRules(text)).toBe(2);
+  });
+});
+
+describe("a server's rulesets directory", () => {
+  const store = path.join(tmp, "store");
+  const sources = path.join(tmp, "sources");
+  fs.mkdirSync(sources);
+  const good = 'alert tcp any any -> any 80 (msg:"to web"; flags:S,12; classtype:attempted-recon; sid:7; rev:1;)\n';
+  const typo = 'alert tcp any any -> any any (msg:"typo"; conten:"x"; sid:5; rev:1;)\n';
+
+  it("adds rules Suricata loads, with their classification, and lists them with their figures", async () => {
+    fs.writeFileSync(path.join(sources, "web.rules"), good);
+    fs.copyFileSync(suricataClassificationFile, path.join(sources, "mine.config"));
+    const added = await addRuleset("lab-1", [path.join(sources, "web.rules")], store, {
+      classificationFile: path.join(sources, "mine.config"),
+    });
+    expect(added.skipped).toEqual([]);
+    expect(fs.readdirSync(store)).toEqual(["lab-1"]);
+    expect(fs.readdirSync(path.join(store, "lab-1")).sort()).toEqual(["classification.config", "web.rules"]);
+    const [listed] = await listRulesets(store);
+    expect(listed.name).toBe("lab-1");
+    expect(await rulesetFigures(listed)).toEqual({ ruleFiles: 1, rules: 1, ownClassification: true });
+    expect(await rulesetFigures(await resolveRuleset("default"))).toMatchObject({ ownClassification: true });
+  });
+
+  it("takes a directory's rules files and classification.config, skipping rules Suricata rejects", async () => {
+    const dir = path.join(sources, "et");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.rules"), good);
+    fs.writeFileSync(path.join(dir, "b.rules"), typo);
+    fs.copyFileSync(suricataClassificationFile, path.join(dir, "classification.config"));
+    const added = await addRuleset("et", [dir], store);
+    expect(added.skipped).toHaveLength(1);
+    expect(added.skipped[0]).toContain("b.rules at line 1");
+    expect(added.ruleset.ruleFiles.map((f) => path.basename(f))).toEqual(["a.rules", "b.rules"]);
+    expect(added.ruleset.classificationFile).toBe(path.join(store, "et/classification.config"));
+  });
+
+  it("refuses rules of which none loads, with Suricata's error lines, and leaves nothing behind", async () => {
+    fs.writeFileSync(path.join(sources, "typo.rules"), typo);
+    const attempt = addRuleset("broken", [path.join(sources, "typo.rules")], store);
+    await expect(attempt).rejects.toMatchObject({ code: "BAD_INPUT" });
+    await expect(attempt).rejects.toThrow("unknown rule keyword 'conten'");
+    fs.writeFileSync(path.join(sources, "empty.rules"), "# nothing\n");
+    await expect(addRuleset("empty", [path.join(sources, "empty.rules")], store)).rejects.toThrow("hold no rule");
+    expect(fs.readdirSync(store).sort()).toEqual(["et", "lab-1"]);
+  });
+
+  it("keeps names unique and inside the directory", async () => {
+    const rules = [path.join(sources, "web.rules")];
+    await expect(addRuleset("default", rules, store)).rejects.toThrow("bundled ruleset");
+    await expect(addRuleset("lab-1", rules, store)).rejects.toThrow("already exists");
+    await expect(addRuleset("../escape", rules, store)).rejects.toMatchObject({ code: "BAD_OPTION" });
+    await expect(addRuleset("x", [path.join(sources, "mine.config")], store)).rejects.toThrow("not a *.rules file");
+    await expect(addRuleset("x", [...rules, ...rules], store)).rejects.toThrow("two rules files are called web.rules");
+  });
+
+  it("removes added rulesets but never bundled ones", async () => {
+    await removeRuleset("lab-1", store);
+    expect(fs.readdirSync(store)).toEqual(["et"]);
+    await expect(removeRuleset("lab-1", store)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(removeRuleset("default", store)).rejects.toThrow("cannot be removed");
+    expect(fs.existsSync(defaultRulesetDir())).toBe(true);
   });
 });

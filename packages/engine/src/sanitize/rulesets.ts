@@ -28,7 +28,19 @@ export function defaultRulesetDir(): string {
   return path.join(bundledRulesetsDir, "default");
 }
 
-const validName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Letters, digits, ".", "_", "-", not starting with a dot or dash: a name that cannot leave its directory. */
+const validName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** BAD_OPTION unless `name` can be a ruleset's name. */
+export function checkRulesetName(name: string): void {
+  if (!validName.test(name)) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `"${name}" is not a ruleset name (1 to 64 letters, digits, ".", "_", "-", starting with a letter or digit)`,
+      { name },
+    );
+  }
+}
 
 /** Reads one ruleset directory; NOT_FOUND when it is missing, BAD_INPUT when it holds no *.rules file. */
 export async function loadRuleset(dir: string): Promise<Ruleset> {
@@ -63,7 +75,9 @@ export async function listRulesets(rulesetsDir: string): Promise<Ruleset[]> {
     return [];
   }
   const rulesets: Ruleset[] = [];
-  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+  // Other names (".adding-…" while a ruleset is being copied in) are never rulesets.
+  const dirs = entries.filter((e) => e.isDirectory() && validName.test(e.name));
+  for (const entry of dirs.sort((a, b) => a.name.localeCompare(b.name))) {
     try {
       rulesets.push(await loadRuleset(path.join(rulesetsDir, entry.name)));
     } catch {
@@ -73,21 +87,27 @@ export async function listRulesets(rulesetsDir: string): Promise<Ruleset[]> {
   return rulesets;
 }
 
-/** The ruleset called `name` in `rulesetsDir` (default: the repository's rules/); the name cannot leave the directory. */
-export async function resolveRuleset(name: string, rulesetsDir = bundledRulesetsDir): Promise<Ruleset> {
-  if (!validName.test(name)) {
-    throw new TracemillError("BAD_OPTION", `"${name}" is not a ruleset name (letters, digits, ".", "_", "-")`, {
-      name,
-    });
-  }
-  try {
-    return await loadRuleset(path.join(rulesetsDir, name));
-  } catch (error) {
-    if (error instanceof TracemillError && error.code === "NOT_FOUND") {
-      throw new TracemillError("NOT_FOUND", `no ruleset "${name}" in ${rulesetsDir}`, { name, file: rulesetsDir });
+/**
+ * The ruleset called `name` in the first of `rulesetsDirs` that has it (default: the repository's rules/); the name
+ * cannot leave the directory.
+ */
+export async function resolveRuleset(
+  name: string,
+  rulesetsDirs: string | readonly string[] = bundledRulesetsDir,
+): Promise<Ruleset> {
+  checkRulesetName(name);
+  const dirs = typeof rulesetsDirs === "string" ? [rulesetsDirs] : rulesetsDirs;
+  for (const dir of dirs) {
+    try {
+      return await loadRuleset(path.join(dir, name));
+    } catch (error) {
+      if (!(error instanceof TracemillError) || error.code !== "NOT_FOUND") throw error;
     }
-    throw error;
   }
+  throw new TracemillError("NOT_FOUND", `no ruleset "${name}" in ${dirs.join(" or ")}`, {
+    name,
+    file: dirs.join(path.delimiter),
+  });
 }
 
 export interface RulesValidation {
