@@ -22,7 +22,7 @@ export interface RulesetFigures {
 
 export interface AddedRuleset {
   ruleset: Ruleset;
-  /** Suricata's error lines about the rules it skips; the ruleset was added without them. */
+  /** The rules Suricata skips ("file line N: why"); they stay in the files but never load. */
   skipped: string[];
 }
 
@@ -86,6 +86,19 @@ async function gatherSources(sources: string[]): Promise<{ ruleFiles: string[]; 
   return { ruleFiles, classification };
 }
 
+/** "b.rules line 3: unknown rule keyword 'conten'." for each rule Suricata's error lines say it could not parse. */
+function skippedRules(errors: string[]): string[] {
+  const skipped: string[] = [];
+  errors.forEach((line, i) => {
+    const rule = /error parsing signature ".*" from file (.+) at line (\d+)$/.exec(line);
+    if (!rule) return;
+    // Suricata says why on the line before.
+    const reason = i > 0 && !errors[i - 1].includes("error parsing signature") ? errors[i - 1] : "";
+    skipped.push(`${path.basename(rule[1])} line ${rule[2]}: ${reason.replace(/^(E|Error): [\w-]+: /, "")}`.trim());
+  });
+  return skipped;
+}
+
 /** Refuses a name that is bundled or already in `rulesetsDir`. */
 async function checkFree(name: string, rulesetsDir: string, bundledDir: string): Promise<void> {
   if ((await listRulesets(bundledDir)).some((r) => r.name === name)) {
@@ -102,7 +115,8 @@ async function checkFree(name: string, rulesetsDir: string, bundledDir: string):
 
 /**
  * Adds the ruleset `name` to `rulesetsDir` from rules files and directories. Suricata checks the rules first: when
- * none loads the ruleset is refused with Suricata's error lines; rules it skips are reported, not copied out.
+ * none loads the ruleset is refused with Suricata's error lines; rules it skips are reported (the files are copied as
+ * they are, and Suricata skips those rules in every run).
  */
 export async function addRuleset(
   name: string,
@@ -118,7 +132,7 @@ export async function addRuleset(
   const validation = await validateRules(ruleFiles, { ...options, classificationFile: classification });
   let rules = 0;
   for (const file of ruleFiles) rules += countRules(await fs.readFile(file, "utf8"));
-  const skipped = validation.errors.filter((line) => line.includes("error parsing signature"));
+  const skipped = skippedRules(validation.errors);
   if (rules === 0 || (!validation.valid && (skipped.length === 0 || skipped.length >= rules))) {
     const why = validation.errors.length > 0 ? `:\n${validation.errors.join("\n")}` : ": the files hold no rule";
     throw new TracemillError("BAD_INPUT", `Suricata loads none of the rules${why}`, { name });
