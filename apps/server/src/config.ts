@@ -20,6 +20,8 @@ export interface ServerConfig {
   sessionHours: number;
   /** Directory whose captures/ are served, with datasets generated from them, by /sampledatasets. */
   samplesDir: string;
+  /** The server's own rulesets (one sub-directory each, added with `tracemill rulesets add`); default `<dataDir>/rulesets`. */
+  rulesetsDir: string;
   /** Behind a reverse proxy: take the client's address from X-Forwarded-For (for sign-in slow-down per client). */
   trustProxy: boolean;
   /** Test hook: a module whose exports replace the engine's capability functions in workers. Never set in production. */
@@ -67,6 +69,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     workers,
     sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),
     samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? shippedSamples),
+    rulesetsDir: path.resolve(env.TRACEMILL_RULESETS_DIR ?? path.join(dataDir, "rulesets")),
     trustProxy: env.TRACEMILL_TRUST_PROXY === "1" || env.TRACEMILL_TRUST_PROXY === "true",
     testEngineModule: env.TRACEMILL_TEST_ENGINE_MODULE ?? null,
   };

@@ -13,7 +13,11 @@ export async function openContext(config: ServerConfig) {
   const db = await openDatabase(config.databaseFile);
   const store = fileStore(config.dataDir);
   const hub = progressHub();
-  const runner = jobRunner(db, store, hub, { workers: config.workers, testEngineModule: config.testEngineModule });
+  const runner = jobRunner(db, store, hub, {
+    workers: config.workers,
+    testEngineModule: config.testEngineModule,
+    rulesetsDir: config.rulesetsDir,
+  });
   return {
     config,
     hub,

@@ -9,6 +9,8 @@ const engine = () => import("@tracemill/engine");
 export interface CapabilityRun {
   inputs: Partial<Record<InputRole, string>>;
   params: Record<string, unknown>;
+  /** The server's rulesets directory (searched after the bundled rulesets). */
+  rulesetsDir: string;
 }
 
 export type CapabilityRunner = (run: CapabilityRun, options: RunOptions) => Promise<CapabilityResult>;
@@ -58,9 +60,10 @@ const wired: Record<Capability, CapabilityRunner> = {
 
   sanitize: async (run, options) => {
     const { ruleset, minSeverity } = paramsByCapability.sanitize.parse(run.params);
-    const { resolveRuleset, sanitize } = await engine();
+    const { bundledRulesetsDir, resolveRuleset, sanitize } = await engine();
     const rules = run.inputs.rules;
-    const resolved = rules ? null : await resolveRuleset(ruleset);
+    // Names are unique across both places: adding a ruleset refuses bundled names.
+    const resolved = rules ? null : await resolveRuleset(ruleset, [bundledRulesetsDir, run.rulesetsDir]);
     return sanitize(
       input(run, "capture"),
       {

@@ -32,6 +32,7 @@ interface Running {
 export interface RunnerOptions {
   workers: number;
   testEngineModule: string | null;
+  rulesetsDir: string;
 }
 
 export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: RunnerOptions) {
@@ -139,6 +140,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       outDir,
       workDir: store.workDir(jobId),
       testEngineModule: options.testEngineModule,
+      rulesetsDir: options.rulesetsDir,
     };
     child.send(message);
     // A cancel that came between claiming the job and starting its worker found nothing to stop: honour it now.

@@ -18,6 +18,7 @@ export async function startWorker(config: ServerConfig): Promise<RunningWorker> 
   const runner = jobRunner(db, fileStore(config.dataDir), progressHub(), {
     workers: config.workers,
     testEngineModule: config.testEngineModule,
+    rulesetsDir: config.rulesetsDir,
   });
   await runner.start();
   return {

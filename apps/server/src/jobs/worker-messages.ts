@@ -12,6 +12,7 @@ export interface RunMessage {
   outDir: string;
   workDir: string;
   testEngineModule: string | null;
+  rulesetsDir: string;
 }
 
 export type ToWorker = RunMessage | { type: "cancel" };

@@ -58,7 +58,7 @@ async function run(message: RunMessage): Promise<void> {
     controller.signal.throwIfAborted();
     const inputs = await plainInputs(message);
     const result = await runner(
-      { inputs, params: message.params },
+      { inputs, params: message.params, rulesetsDir: message.rulesetsDir },
       {
         outDir: message.outDir,
         signal: controller.signal,

@@ -1,7 +1,7 @@
 // /api/files, /api/jobs and their downloads and live progress: each route parses and calls one service function.
 import type {} from "@fastify/multipart";
 import type { Ruleset } from "@tracemill/contracts";
-import { bundledRulesetsDir, listRulesets } from "@tracemill/engine";
+import { bundledRulesetsDir, listRulesets, type RulesetFigures, rulesetFigures } from "@tracemill/engine";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { streamJobEvents } from "../http/job-events.js";
@@ -22,15 +22,18 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.code(201).send(file);
   });
 
-  app.get(
-    "/api/rulesets",
-    async (): Promise<Ruleset[]> =>
-      (await listRulesets(bundledRulesetsDir)).map((r) => ({
+  app.get("/api/rulesets", async (): Promise<Ruleset[]> => {
+    const bundled = await listRulesets(bundledRulesetsDir);
+    // Adding a ruleset refuses bundled names; one copied in by hand under such a name is not offered.
+    const own = (await listRulesets(ctx.config.rulesetsDir)).filter((r) => !bundled.some((b) => b.name === r.name));
+    return Promise.all(
+      [...bundled, ...own].map(async (r) => ({
         id: r.name,
         name: r.name,
-        description: `${r.ruleFiles.length} rules file${r.ruleFiles.length === 1 ? "" : "s"}`,
+        description: describe(await rulesetFigures(r)),
       })),
-  );
+    );
+  });
 
   app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
   app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));
@@ -67,6 +70,13 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
       return sendFile(request, reply, output.path, `${safeName(output.job.title, output.job.id)}_${output.name}`);
     },
   );
+}
+
+/** "2 rules files, 1,234 rules, own classification.config" */
+function describe(figures: RulesetFigures): string {
+  const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+  const classification = figures.ownClassification ? "own classification.config" : "Suricata's classification.config";
+  return `${plural(figures.ruleFiles, "rules file")}, ${plural(figures.rules, "rule")}, ${classification}`;
 }
 
 /** The multipart field "file" as a stream (never buffered), or undefined when the request has none. */
