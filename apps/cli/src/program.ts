@@ -7,6 +7,7 @@ import { infoCommand } from "./commands/info.js";
 import { iptCommand } from "./commands/ipt.js";
 import { labelCommand } from "./commands/label.js";
 import { mergeCommand } from "./commands/merge.js";
+import { rulesetsCommand } from "./commands/rulesets.js";
 import { sanitizeCommand } from "./commands/sanitize.js";
 import { serveCommand } from "./commands/serve.js";
 import { workerCommand } from "./commands/worker.js";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   program.addCommand(iptCommand());
   program.addCommand(labelCommand());
   program.addCommand(mergeCommand());
+  program.addCommand(rulesetsCommand());
   program.addCommand(sanitizeCommand());
   program.addCommand(serveCommand());
   program.addCommand(workerCommand());
