@@ -110,6 +110,9 @@ describe("a server's rulesets directory", () => {
     const [listed] = await listRulesets(store);
     expect(listed.name).toBe("lab-1");
     expect(await rulesetFigures(listed)).toEqual({ ruleFiles: 1, rules: 1, ownClassification: true });
+    // Counts are kept per file while it is unchanged; a changed file is counted again.
+    fs.appendFileSync(listed.ruleFiles[0], good.replace("sid:7", "sid:8"));
+    expect(await rulesetFigures(listed)).toMatchObject({ rules: 2 });
     expect(await rulesetFigures(await resolveRuleset("default"))).toMatchObject({ ownClassification: true });
   });
 
