@@ -109,5 +109,11 @@ describe("timestamps", () => {
     expect(parseEveTimestamp("1970-01-01T00:00:01.000000001Z")).toEqual({ tsSec: 1, tsNsec: 1 });
     expect(parseEveTimestamp("1970-01-01T00:00:00-01:30")).toEqual({ tsSec: 5400, tsNsec: 0 });
     expect(parseEveTimestamp("yesterday")).toBeUndefined();
+    // Suricata prints six-digit years for captures whose timestamps it misreads; they still parse.
+    expect(parseEveTimestamp("151991-03-04T05:06:07.5+0000")).toEqual({
+      tsSec: Date.UTC(151991, 2, 4, 5, 6, 7) / 1000,
+      tsNsec: 500_000_000,
+    });
+    expect(parseEveTimestamp("2009-11-24T18:15:24.414425+0000")).toEqual({ tsSec: 1259086524, tsNsec: 414425000 });
   });
 });

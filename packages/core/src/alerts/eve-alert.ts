@@ -90,22 +90,23 @@ export function parseEveAlertLine(
 let cachedPrefix = "";
 let cachedSeconds = 0;
 
-/** Parses EVE's "2009-11-24T18:15:24.414425+0000" (any fraction length, any offset) to epoch seconds + ns. */
+/**
+ * Parses EVE's "2009-11-24T18:15:24.414425+0000" (any fraction length, any offset) to epoch seconds + ns.
+ * Years may have more than four digits: Suricata prints what a capture's timestamps say, however odd.
+ */
 export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number } | undefined {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
+  const m = /^((\d{4,6})-(\d\d)-(\d\d)T(\d\d):(\d\d)):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
   if (!m) return undefined;
   if (m[1] !== cachedPrefix) {
-    const d = m[1];
-    cachedSeconds =
-      Date.UTC(+d.slice(0, 4), +d.slice(5, 7) - 1, +d.slice(8, 10), +d.slice(11, 13), +d.slice(14, 16)) / 1000;
-    cachedPrefix = d;
+    cachedSeconds = Date.UTC(+m[2], +m[3] - 1, +m[4], +m[5], +m[6]) / 1000;
+    cachedPrefix = m[1];
   }
   let offset = 0;
-  if (m[4] && m[4] !== "Z") {
-    const digits = m[4].replace(":", "");
+  if (m[9] && m[9] !== "Z") {
+    const digits = m[9].replace(":", "");
     offset = (digits[0] === "-" ? -1 : 1) * (Number(digits.slice(1, 3)) * 3600 + Number(digits.slice(3, 5)) * 60);
   }
-  return { tsSec: cachedSeconds + Number(m[2]) - offset, tsNsec: Number((m[3] ?? "").padEnd(9, "0")) };
+  return { tsSec: cachedSeconds + Number(m[7]) - offset, tsNsec: Number((m[8] ?? "").padEnd(9, "0")) };
 }
 
 function protocolNumber(proto: string | number | undefined): number {
