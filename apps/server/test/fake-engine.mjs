@@ -3,6 +3,7 @@
 // otherwise run activeTimeout × 10 ms with progress and write two outputs).
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const cancelled = () => Object.assign(new Error("cancelled"), { name: "TracemillError", code: "CANCELLED" });
@@ -35,7 +36,7 @@ export async function extract(run, options) {
   const sha256 = crypto.createHash("sha256").update(input).digest("hex");
   fs.writeFileSync(path.join(options.outDir, "features.csv"), `input,bytes\n${sha256},${input.length}\n`);
   fs.copyFileSync(run.inputs.capture, path.join(options.outDir, "copy.pcap"));
-  const summary = { bytes: input.length, pid: process.pid };
+  const summary = { bytes: input.length, pid: process.pid, niceness: os.getPriority() };
   fs.writeFileSync(path.join(options.outDir, "summary.json"), JSON.stringify(summary));
   return {
     outputs: [

@@ -47,6 +47,9 @@ describe("worker pool", () => {
     const pids = new Set(done.map((j) => j.summary.pid));
     expect(pids.size).toBe(4);
     expect(pids.has(app.process.pid)).toBe(false);
+    // At a lower scheduling priority than the server, which answers its users first.
+    const serverNiceness = os.getPriority(app.process.pid);
+    expect(done.map((j) => j.summary.niceness)).toEqual(ids.map(() => Math.min(19, serverNiceness + 10)));
   });
 
   it("cancels a queued job at once and a running one by stopping its worker", async () => {

@@ -3,6 +3,7 @@
 // pool died is queued again, and cancels and progress travel through the database.
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
@@ -16,6 +17,11 @@ import type { FromWorker, RunMessage } from "./worker-messages.js";
 const workerEntry = fileURLToPath(new URL("./worker-process.js", import.meta.url));
 const POLL_MS = 1000;
 const CANCEL_GRACE_MS = 5000;
+/**
+ * How much nicer than the server its job processes run: a lab server answers its users before it crunches. Ten steps
+ * give a job about a tenth of the CPU the server asks for while both want it, and all of it when the server is idle.
+ */
+export const WORKER_NICENESS_STEP = 10;
 /** A claim not renewed for this long is taken to be dead; pools renew theirs every third of it. */
 export const LEASE_MS = 30_000;
 /** How often event streams of jobs run by other processes look for changes in the database. */
@@ -27,6 +33,14 @@ interface Running {
   /** The claim went to another process (our lease expired): stop without writing anything. */
   lost: boolean;
   finished: Promise<void>;
+}
+
+/** Raising niceness needs no privilege; a platform that refuses it still runs the job, only at normal priority. */
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    os.setPriority(child.pid, Math.min(19, os.getPriority() + WORKER_NICENESS_STEP));
+  } catch {}
 }
 
 export interface RunnerOptions {
@@ -64,6 +78,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     fs.rmSync(outDir, { recursive: true, force: true });
     fs.mkdirSync(outDir, { recursive: true });
     const child = fork(workerEntry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
+    lowerPriority(child);
     let outcome: FromWorker | null = null;
     let lastWrite = Promise.resolve();
     const entry: Running = { child, cancelled: false, lost: false, finished: Promise.resolve() };
