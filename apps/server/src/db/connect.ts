@@ -2,11 +2,34 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from "kysely";
 import { migrateToLatest } from "./migrations.js";
 import type { Database } from "./schema.js";
 
 export type Db = Kysely<Database>;
+
+/** Statements kept for reuse; past this many distinct queries (lists of ids vary in length) the cache starts over. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, which costs more than running it for the small queries on the request path
+ * (session, job list, one job's progress); the same SQL text reuses its prepared statement instead.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 export async function openDatabase(file: string): Promise<Db> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -18,7 +41,7 @@ export async function openDatabase(file: string): Promise<Db> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   return db;
 }
