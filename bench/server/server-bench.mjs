@@ -2,7 +2,8 @@
 // progress while an extraction runs; prints request latency percentiles, then streams a large upload and prints
 // its rate and the server's peak RSS.
 //   node bench/server/server-bench.mjs [capture] [--clients 100] [--seconds 20] [--interval 1000] [--upload-gb 1]
-// Each client lists and polls, then waits --interval ms as a browser's polling does (0: back to back, a stress test).
+// Each client lists and polls, then waits --interval ms as a browser's polling does (0: back to back, a stress test);
+// clients start spread over the first interval. Figures and how to read them: docs/api.md, Performance.
 // Default capture: ../shared/testdata/captures/medium/echo-connections.pcap (repeat it with mergecap for more work).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
