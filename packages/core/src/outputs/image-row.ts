@@ -8,11 +8,29 @@ const IPPROTO_TCP = 6;
 const IPPROTO_UDP = 17;
 
 /**
+ * Rows are carved out of shared blocks: a session record is made for each of the tens of thousands of sessions open
+ * at once, and a 280-byte typed array of its own each costs a separate backing store for the allocator and the GC.
+ */
+const ROWS_PER_BLOCK = 256;
+let block = new Uint8Array(0);
+let blockUsed = 0;
+
+function rowBytes(): Uint8Array {
+  if (blockUsed === block.length) {
+    block = new Uint8Array(ROWS_PER_BLOCK * IMAGE_ROW_BYTES);
+    blockUsed = 0;
+  }
+  const bytes = block.subarray(blockUsed, blockUsed + IMAGE_ROW_BYTES);
+  blockUsed += IMAGE_ROW_BYTES;
+  return bytes;
+}
+
+/**
  * One session's row. Bytes are appended packet after packet until the row is full; what is never filled stays 0.
  * `full` lets the caller skip the copy for the rest of a long session.
  */
 export class ImageRow {
-  readonly bytes = new Uint8Array(IMAGE_ROW_BYTES);
+  readonly bytes = rowBytes();
   filled = 0;
 
   /** Empties the row for the next session (records are reused from session to session). */
