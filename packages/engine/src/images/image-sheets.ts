@@ -7,6 +7,11 @@ import type { ZipWriter } from "./zip-writer.js";
 
 /** Emptied image buffers kept for the next images (more are left to the garbage collector after a peak). */
 const SPARE_SHEETS = 16;
+/**
+ * Image buffers are carved out of blocks of about this size: most images stay open until the end of the capture (one
+ * long session early on holds back all later images), and thousands of separate small buffers cost the GC more.
+ */
+const BLOCK_BYTES = 1 << 22;
 
 /** An image still taking rows: its scanlines, rows placed so far and, in a labelled run, each row's label text. */
 interface Sheet {
@@ -20,6 +25,8 @@ export class ImageSheets {
   /** Images taking rows, by image number; only images from `nextImage` on are here. */
   private readonly open = new Map<number, Sheet>();
   private readonly spare: Sheet[] = [];
+  private block = new Uint8Array(0);
+  private blockUsed = 0;
   private nextImage = 0;
   private rows = 0;
   private manifest = "";
@@ -51,7 +58,7 @@ export class ImageSheets {
     let sheet = this.open.get(image);
     if (!sheet) {
       sheet = this.spare.pop() ?? {
-        scanlines: new Uint8Array(scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage)),
+        scanlines: this.newScanlines(),
         placed: 0,
         labels: [],
       };
@@ -81,6 +88,16 @@ export class ImageSheets {
   discard(): void {
     if (this.manifestOpen) fs.closeSync(this.manifestFd);
     this.manifestOpen = false;
+  }
+
+  private newScanlines(): Uint8Array {
+    const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
+    if (this.blockUsed + bytes > this.block.length) {
+      this.block = new Uint8Array(Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes)));
+      this.blockUsed = 0;
+    }
+    this.blockUsed += bytes;
+    return this.block.subarray(this.blockUsed - bytes, this.blockUsed);
   }
 
   private emitCompleted(): void {
