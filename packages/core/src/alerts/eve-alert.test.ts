@@ -105,6 +105,34 @@ describe("EVE alert lines", () => {
 });
 
 describe("timestamps", () => {
+  it("reads timestamps within one minute by position exactly as the full pattern does", () => {
+    const minute = "2023-11-14T22:13";
+    // The first sets the cached minute; the others take the positional path or, when odd, the pattern.
+    const texts = [
+      `${minute}:20.130155+0000`,
+      `${minute}:59.999999+0000`,
+      `${minute}:00.000001+0000`,
+      `${minute}:07.5+0000`,
+      `${minute}:07.123456+0130`,
+      `${minute}:07.123456Z`,
+      `${minute}:7x.123456+0000`,
+      `${minute}:07.12345a+0000`,
+      "2023-11-14T22:14:01.000002+0000",
+      `${minute}:01.000003+0000`,
+    ];
+    const expected = texts.map((text) => {
+      const m = /^(\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z|[+-]\d{4})$/.exec(text);
+      if (!m) return undefined;
+      const offset = m[8] === "Z" ? 0 : (m[8][0] === "-" ? -1 : 1) * (+m[8].slice(1, 3) * 3600 + +m[8].slice(3) * 60);
+      return {
+        tsSec: Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000 - offset,
+        tsNsec: Number((m[7] ?? "").padEnd(9, "0")),
+      };
+    });
+    expect(texts.map((text) => parseEveTimestamp(text))).toEqual(expected);
+    expect(expected.filter((e) => e === undefined)).toHaveLength(2);
+  });
+
   it("parses EVE timestamps with offsets and any fraction length", () => {
     expect(parseEveTimestamp("1970-01-01T00:00:01.000000001Z")).toEqual({ tsSec: 1, tsNsec: 1 });
     expect(parseEveTimestamp("1970-01-01T00:00:00-01:30")).toEqual({ tsSec: 5400, tsNsec: 0 });

@@ -95,6 +95,8 @@ let cachedSeconds = 0;
  * Years may have more than four digits: Suricata prints what a capture's timestamps say, however odd.
  */
 export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number } | undefined {
+  const quick = quickTimestamp(text);
+  if (quick) return quick;
   const m = /^((\d{4,6})-(\d\d)-(\d\d)T(\d\d):(\d\d)):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
   if (!m) return undefined;
   if (m[1] !== cachedPrefix) {
@@ -107,6 +109,38 @@ export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number
     offset = (digits[0] === "-" ? -1 : 1) * (Number(digits.slice(1, 3)) * 3600 + Number(digits.slice(3, 5)) * 60);
   }
   return { tsSec: cachedSeconds + Number(m[7]) - offset, tsNsec: Number((m[8] ?? "").padEnd(9, "0")) };
+}
+
+/**
+ * Suricata's usual "YYYY-MM-DDTHH:MM:SS.ffffff+0000" within the cached minute, read by position: most EVE
+ * timestamps are, and the regular expression was a tenth of an alert's cost. Anything else returns undefined.
+ */
+function quickTimestamp(text: string): { tsSec: number; tsNsec: number } | undefined {
+  if (
+    text.length !== 31 ||
+    cachedPrefix.length !== 16 ||
+    text.charCodeAt(16) !== 58 ||
+    text.charCodeAt(19) !== 46 ||
+    !text.endsWith("+0000") ||
+    !text.startsWith(cachedPrefix)
+  ) {
+    return undefined;
+  }
+  const seconds = digitsAt(text, 17, 19);
+  const micros = digitsAt(text, 20, 26);
+  if (seconds < 0 || micros < 0) return undefined;
+  return { tsSec: cachedSeconds + seconds, tsNsec: micros * 1000 };
+}
+
+/** The decimal number in text[from, to), or -1 when a character there is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 function protocolNumber(proto: string | number | undefined): number {
