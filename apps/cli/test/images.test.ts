@@ -5,36 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
+import { readZip } from "../../../test/helpers/read-zip.js";
 import { repoRoot, runCli } from "./run-cli.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-images-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const capture = path.resolve(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
-
-async function readZip(file: string): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 /** The IP bytes of every IPv4 TCP/UDP packet of a little-endian microsecond pcap over Ethernet, with its 5-tuple. */
 function ipv4Packets(file: string): { key: string; ip: Buffer }[] {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
+import { readZip } from "../../../../test/helpers/read-zip.js";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
 import { extractImages } from "./extract-images.js";
 
@@ -49,30 +49,6 @@ const V6 = [[8, 40] as [number, number], [40, 44] as [number, number]];
 function row(...parts: number[][]): number[] {
   const bytes = parts.flat().slice(0, 280);
   return bytes.concat(new Array(280 - bytes.length).fill(0));
-}
-
-async function readZip(file: string): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return entries;
 }
 
 /** The image's rows of pixels (pngjs decodes grayscale to RGBA; the red channel is the gray byte). */

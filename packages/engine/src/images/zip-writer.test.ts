@@ -6,44 +6,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
+import { readZipEntries as readZip } from "../../../../test/helpers/read-zip.js";
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import { ZipWriter } from "./zip-writer.js";
-
-interface ReadEntry {
-  name: string;
-  crc: number;
-  data: Buffer;
-}
-
-/** The first `limit` entries of a zip file in central-directory order, with their data, and the entry count. */
-async function readZip(file: string, limit = Infinity): Promise<{ count: number; entries: ReadEntry[] }> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
-  const entries: ReadEntry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          entries.push({ name: entry.fileName, crc: entry.crc32, data: Buffer.concat(chunks) });
-          if (entries.length < limit) zip.readEntry();
-          else {
-            zip.close();
-            resolve();
-          }
-        });
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return { count: zip.entryCount, entries };
-}
 
 let dir = "";
 afterEach(() => {
