@@ -1,3 +1,4 @@
+// The app shell: header, side menu (items, order, collapse), footer, and the fallback route.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,3 +1,4 @@
+// The API client: multipart uploads with progress, JSON calls with credentials, server messages from failures.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, messagesOf } from "./client.js";
 

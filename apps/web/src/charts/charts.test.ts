@@ -1,3 +1,4 @@
+// CSV parsing and histogram binning behind the job details charts.
 import { describe, expect, it } from "vitest";
 import { histogram } from "./bar-chart.js";
 import { countBy, findColumn, parseCsv, protocolName } from "./csv.js";

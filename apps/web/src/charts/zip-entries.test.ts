@@ -1,3 +1,4 @@
+// Reading entries of an output zip in the browser (stored and deflated), and refusing non-zips.
 import { describe, expect, it } from "vitest";
 import { readZipEntries } from "./zip-entries.js";
 

@@ -1,3 +1,4 @@
+// The Feature Set page's column list agrees with docs/features.md, column by column.
 import { describe, expect, it } from "vitest";
 import featuresDoc from "../../../../docs/features.md?raw";
 import { featureColumns } from "./feature-columns.js";

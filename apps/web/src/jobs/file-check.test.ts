@@ -1,3 +1,4 @@
+// The client-side file check: extensions, and formats sniffed from magic bytes before upload.
 import { describe, expect, it } from "vitest";
 import { checkFile, extensionError, sniffFormat } from "./file-check.js";
 

@@ -1,3 +1,4 @@
+// Job details: parameters, inputs, timings, summary, charts and CSV preview; a failed job's error.
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";

@@ -1,3 +1,4 @@
+// My Jobs and Shared Jobs cards: status, progress, outputs, delete with confirmation, cancel, read-only sharing.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";

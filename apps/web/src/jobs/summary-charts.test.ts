@@ -1,3 +1,4 @@
+// Which charts a run summary yields (protocols, signatures, classtypes).
 import { describe, expect, it } from "vitest";
 import { summaryCharts } from "./summary-charts.js";
 

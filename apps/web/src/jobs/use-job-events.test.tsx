@@ -1,3 +1,4 @@
+// Live job updates over server-sent events and how they refresh the cached job lists.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
 import type { Job } from "@tracemill/contracts";

@@ -1,3 +1,4 @@
+// Login and Register: fields, every validation message, server banners, and where a sign-in leads.
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,3 +1,4 @@
+// The static and resource pages: About, File Formats, capability descriptions, usage guide, Profile.
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";

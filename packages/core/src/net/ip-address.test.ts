@@ -1,3 +1,4 @@
+// IP address text: parsing IPv4/IPv6 and canonical RFC 5952 formatting.
 import { describe, expect, it } from "vitest";
 import { isTracemillError } from "../errors.js";
 import { formatIpAddress, parseIpAddress, requireIpAddress } from "./ip-address.js";
