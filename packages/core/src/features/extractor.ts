@@ -4,14 +4,18 @@ import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 
 /**
- * One feature group. Its per-session state is `slots` numbers at offset `at` of the session's Float64Array: numbers
- * in a typed array stay unboxed and one allocation serves every group, which is what keeps the per-packet cost low.
- * The state is all zeros when a session starts (the "init" step is that reset); `update` sees every packet, the
- * first included; `finish` writes the group's `columns`, in order.
+ * One feature group. Its per-session state is numbers in the feature set's Float64Array: `sideSlots` for each
+ * direction and `flowSlots` for the whole session. The feature set lays every group's forward slots side by side,
+ * then the backward slots, then the session-wide ones, so a packet touches its own direction's block and the session
+ * block (a few cache lines) rather than a line per group. Numbers in a typed array stay unboxed and one allocation
+ * serves every group. The state is all zeros when a session starts (the "init" step is that reset); `update` sees
+ * every packet, the first included, with `side` at this group's slots of the packet's direction; `finish` writes
+ * the group's `columns`, in order.
  */
 export interface Extractor {
   readonly columns: readonly string[];
-  readonly slots: number;
-  update?(state: Float64Array, at: number, packet: FlowPacket): void;
-  finish(state: Float64Array, at: number, session: Session, row: RowBuilder): void;
+  readonly sideSlots: number;
+  readonly flowSlots: number;
+  update?(state: Float64Array, side: number, flow: number, packet: FlowPacket): void;
+  finish(state: Float64Array, fwd: number, bwd: number, flow: number, session: Session, row: RowBuilder): void;
 }

@@ -39,23 +39,38 @@ export const FEATURE_COLUMNS: readonly string[] = EXTRACTORS.flatMap((group) => 
  */
 export type FeatureState = number;
 
-/** Runs the extractors over a session's packets; one instance serves every session. */
+/**
+ * Runs the extractors over a session's packets; one instance serves every session. A session's state is laid out
+ * by direction: every group's forward slots, every group's backward slots, then every group's session-wide slots
+ * (16 numbers each now, two cache lines): a packet touches its direction's block and the session block only.
+ */
 export class FeatureSet {
   readonly columns = FEATURE_COLUMNS;
   /** The states of every session record, `size` slots each. */
   private slab = new Float64Array(0);
   private used = 0;
-  private readonly offsets: number[] = [];
-  /** Slab slots per session: the groups' slots, padded to whole 64-byte cache lines. */
+  /** Per group: its offset in a direction block, and in the session-wide block. */
+  private readonly sideAt: number[] = [];
+  private readonly flowAt: number[] = [];
+  /** Slots of one direction block; the backward block starts this far after the forward one. */
+  private readonly sideSize: number;
+  /** Where the session-wide block starts in a state. */
+  private readonly flowStart: number;
+  /** Slab slots per session: the blocks, padded to whole 64-byte cache lines. */
   readonly stateSize: number;
 
   constructor() {
-    let size = 0;
+    let side = 0;
+    let flow = 0;
     for (const group of EXTRACTORS) {
-      this.offsets.push(size);
-      size += group.slots;
+      this.sideAt.push(side);
+      this.flowAt.push(flow);
+      side += group.sideSlots;
+      flow += group.flowSlots;
     }
-    this.stateSize = Math.ceil(size / 8) * 8;
+    this.sideSize = side;
+    this.flowStart = 2 * side;
+    this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
   }
 
   /** Reserves the state of one session record (records are reused, so this runs once per record). */
@@ -83,14 +98,17 @@ export class FeatureSet {
    */
   update(state: FeatureState, packet: FlowPacket): void {
     const s = this.slab;
-    const at = this.offsets;
-    directionLengths.update!(s, state + at[2], packet);
-    directionGaps.update!(s, state + at[3], packet);
-    directionFlags.update!(s, state + at[4], packet);
-    headerLengths.update!(s, state + at[5], packet);
-    flowLengths.update!(s, state + at[7], packet);
-    flowGaps.update!(s, state + at[8], packet);
-    flagCounts.update!(s, state + at[9], packet);
+    const a = this.sideAt;
+    const f = this.flowAt;
+    const side = packet.forward ? state : state + this.sideSize;
+    const flow = state + this.flowStart;
+    directionLengths.update!(s, side + a[2], flow + f[2], packet);
+    directionGaps.update!(s, side + a[3], flow + f[3], packet);
+    directionFlags.update!(s, side + a[4], flow + f[4], packet);
+    headerLengths.update!(s, side + a[5], flow + f[5], packet);
+    flowLengths.update!(s, side + a[7], flow + f[7], packet);
+    flowGaps.update!(s, side + a[8], flow + f[8], packet);
+    flagCounts.update!(s, side + a[9], flow + f[9], packet);
   }
 
   /**
@@ -99,17 +117,20 @@ export class FeatureSet {
    */
   finish(state: FeatureState, session: Session, row: RowBuilder): void {
     const s = this.slab;
-    const at = this.offsets;
-    endpoints.finish(s, state + at[0], session, row);
-    duration.finish(s, state + at[1], session, row);
-    directionLengths.finish(s, state + at[2], session, row);
-    directionGaps.finish(s, state + at[3], session, row);
-    directionFlags.finish(s, state + at[4], session, row);
-    headerLengths.finish(s, state + at[5], session, row);
-    rates.finish(s, state + at[6], session, row);
-    flowLengths.finish(s, state + at[7], session, row);
-    flowGaps.finish(s, state + at[8], session, row);
-    flagCounts.finish(s, state + at[9], session, row);
-    downUp.finish(s, state + at[10], session, row);
+    const a = this.sideAt;
+    const f = this.flowAt;
+    const bwd = state + this.sideSize;
+    const flow = state + this.flowStart;
+    endpoints.finish(s, state + a[0], bwd + a[0], flow + f[0], session, row);
+    duration.finish(s, state + a[1], bwd + a[1], flow + f[1], session, row);
+    directionLengths.finish(s, state + a[2], bwd + a[2], flow + f[2], session, row);
+    directionGaps.finish(s, state + a[3], bwd + a[3], flow + f[3], session, row);
+    directionFlags.finish(s, state + a[4], bwd + a[4], flow + f[4], session, row);
+    headerLengths.finish(s, state + a[5], bwd + a[5], flow + f[5], session, row);
+    rates.finish(s, state + a[6], bwd + a[6], flow + f[6], session, row);
+    flowLengths.finish(s, state + a[7], bwd + a[7], flow + f[7], session, row);
+    flowGaps.finish(s, state + a[8], bwd + a[8], flow + f[8], session, row);
+    flagCounts.finish(s, state + a[9], bwd + a[9], flow + f[9], session, row);
+    downUp.finish(s, state + a[10], bwd + a[10], flow + f[10], session, row);
   }
 }

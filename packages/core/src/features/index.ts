@@ -2,7 +2,10 @@
 export type { Extractor } from "./extractor.js";
 export { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
 export {
+  addMoments,
   addValue,
+  MOMENT_SLOTS,
+  momentDeviation,
   STATS_SLOTS,
   statCount,
   statDeviation,

@@ -1,7 +1,10 @@
-// Count, sum, min, max and sample standard deviation of a stream of values, kept in 6 slots of a Float64Array.
+// Count, sum, min, max and sample standard deviation of a stream of values, kept in 6 slots of a Float64Array
+// (or 4 without min and max).
 
 /** Slots used: count, sum, min, max, mean, sum of squared deviations. */
 export const STATS_SLOTS = 6;
+/** Slots used by addMoments: count, sum, mean, sum of squared deviations. */
+export const MOMENT_SLOTS = 4;
 
 /**
  * Sums stay exact while they are integers below 2^53 (packet lengths, nanosecond gaps). The variance uses Welford's
@@ -25,6 +28,20 @@ export function addValue(s: Float64Array, at: number, value: number): void {
   s[at + 5] += delta * (value - mean);
 }
 
+/** addValue without min and max (MOMENT_SLOTS slots): the same mean and deviation, bit for bit. */
+export function addMoments(s: Float64Array, at: number, value: number): void {
+  const count = ++s[at];
+  s[at + 1] += value;
+  if (count === 1) {
+    s[at + 2] = value;
+    return;
+  }
+  const delta = value - s[at + 2];
+  const mean = s[at + 2] + delta / count;
+  s[at + 2] = mean;
+  s[at + 3] += delta * (value - mean);
+}
+
 export function statCount(s: Float64Array, at: number): number {
   return s[at];
 }
@@ -43,7 +60,7 @@ export function statMax(s: Float64Array, at: number): number {
   return s[at + 3];
 }
 
-/** Arithmetic mean (sum / count, from the exact sum); 0 for no values. */
+/** Arithmetic mean (sum / count, from the exact sum); 0 for no values. Serves addValue and addMoments states. */
 export function statMean(s: Float64Array, at: number): number {
   return s[at] === 0 ? 0 : s[at + 1] / s[at];
 }
@@ -51,4 +68,9 @@ export function statMean(s: Float64Array, at: number): number {
 /** Sample standard deviation (n − 1); 0 for fewer than two values. */
 export function statDeviation(s: Float64Array, at: number): number {
   return s[at] < 2 ? 0 : Math.sqrt(s[at + 5] / (s[at] - 1));
+}
+
+/** Sample standard deviation of an addMoments state. */
+export function momentDeviation(s: Float64Array, at: number): number {
+  return s[at] < 2 ? 0 : Math.sqrt(s[at + 3] / (s[at] - 1));
 }

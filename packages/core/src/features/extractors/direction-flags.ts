@@ -2,21 +2,21 @@
 import { TcpFlag } from "../../decode/decoded-packet.js";
 import type { Extractor } from "../extractor.js";
 
-const FPSH = 0;
-const BPSH = 1;
-const FURG = 2;
-const BURG = 3;
-
+/** Per side: PSH count, URG count. */
 export const directionFlags: Extractor = {
   columns: ["fpsh_cnt", "bpsh_cnt", "furg_cnt", "burg_cnt"],
-  slots: 4,
-  update(s, at, packet) {
+  sideSlots: 2,
+  flowSlots: 0,
+  update(s, side, _flow, packet) {
     const flags = packet.tcpFlags;
     if ((flags & (TcpFlag.PSH | TcpFlag.URG)) === 0) return;
-    if (flags & TcpFlag.PSH) s[at + (packet.forward ? FPSH : BPSH)]++;
-    if (flags & TcpFlag.URG) s[at + (packet.forward ? FURG : BURG)]++;
+    if (flags & TcpFlag.PSH) s[side]++;
+    if (flags & TcpFlag.URG) s[side + 1]++;
   },
-  finish(s, at, _session, row) {
-    for (let i = 0; i < 4; i++) row.int(s[at + i]);
+  finish(s, fwd, bwd, _flow, _session, row) {
+    row.int(s[fwd]);
+    row.int(s[bwd]);
+    row.int(s[fwd + 1]);
+    row.int(s[bwd + 1]);
   },
 };

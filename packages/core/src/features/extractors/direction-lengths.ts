@@ -11,9 +11,6 @@ import {
   statSum,
 } from "../running-stats.js";
 
-const FWD = 0;
-const BWD = STATS_SLOTS;
-
 export const directionLengths: Extractor = {
   columns: [
     "total_fpackets",
@@ -29,20 +26,23 @@ export const directionLengths: Extractor = {
     "mean_bpktl",
     "std_bpktl",
   ],
-  slots: 2 * STATS_SLOTS,
-  update(s, at, packet) {
-    addValue(s, packet.forward ? at + FWD : at + BWD, packet.length);
+  sideSlots: STATS_SLOTS,
+  flowSlots: 0,
+  update(s, side, _flow, packet) {
+    addValue(s, side, packet.length);
   },
-  finish(s, at, _session, row) {
-    row.int(statCount(s, at + FWD));
-    row.int(statCount(s, at + BWD));
-    row.int(statSum(s, at + FWD));
-    row.int(statSum(s, at + BWD));
-    for (let side = at + FWD; side <= at + BWD; side += STATS_SLOTS) {
-      row.int(statMin(s, side));
-      row.int(statMax(s, side));
-      row.decimal(statMean(s, side));
-      row.decimal(statDeviation(s, side));
-    }
+  finish(s, fwd, bwd, _flow, _session, row) {
+    row.int(statCount(s, fwd));
+    row.int(statCount(s, bwd));
+    row.int(statSum(s, fwd));
+    row.int(statSum(s, bwd));
+    row.int(statMin(s, fwd));
+    row.int(statMax(s, fwd));
+    row.decimal(statMean(s, fwd));
+    row.decimal(statDeviation(s, fwd));
+    row.int(statMin(s, bwd));
+    row.int(statMax(s, bwd));
+    row.decimal(statMean(s, bwd));
+    row.decimal(statDeviation(s, bwd));
   },
 };

@@ -3,8 +3,9 @@ import type { Extractor } from "../extractor.js";
 
 export const downUp: Extractor = {
   columns: ["downUpRatio"],
-  slots: 0,
-  finish(_s, _at, session, row) {
+  sideSlots: 0,
+  flowSlots: 0,
+  finish(_s, _fwd, _bwd, _flow, session, row) {
     row.decimal(session.fwdBytes > 0 ? session.bwdBytes / session.fwdBytes : 0);
   },
 };

@@ -3,8 +3,9 @@ import type { Extractor } from "../extractor.js";
 
 export const duration: Extractor = {
   columns: ["flowduration"],
-  slots: 0,
-  finish(_s, _at, session, row) {
+  sideSlots: 0,
+  flowSlots: 0,
+  finish(_s, _fwd, _bwd, _flow, session, row) {
     row.seconds(session.lastTime - session.firstTime);
   },
 };

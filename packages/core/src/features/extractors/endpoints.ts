@@ -6,8 +6,9 @@ const NS = 1e9;
 
 export const endpoints: Extractor = {
   columns: ["protocol", "ts", "srcIP", "srcPrt", "dstIP", "dstPrt"],
-  slots: 0,
-  finish(_s, _at, session, row) {
+  sideSlots: 0,
+  flowSlots: 0,
+  finish(_s, _fwd, _bwd, _flow, session, row) {
     row.int(session.protocol);
     const whole = Math.floor(session.firstTime / NS);
     row.epoch(session.baseSec + whole, session.firstTime - whole * NS);

@@ -7,8 +7,9 @@ const FLAGS = [TcpFlag.FIN, TcpFlag.SYN, TcpFlag.RST, TcpFlag.ACK, TcpFlag.URG, 
 
 export const flagCounts: Extractor = {
   columns: ["flow_fin", "flow_syn", "flow_rst", "flow_ack", "flow_urg", "flow_cwr", "flow_ece"],
-  slots: FLAGS.length,
-  update(s, at, packet) {
+  sideSlots: 0,
+  flowSlots: FLAGS.length,
+  update(s, _side, at, packet) {
     const flags = packet.tcpFlags;
     if (flags === 0) return;
     if (flags & TcpFlag.FIN) s[at]++;
@@ -19,7 +20,7 @@ export const flagCounts: Extractor = {
     if (flags & TcpFlag.CWR) s[at + 5]++;
     if (flags & TcpFlag.ECE) s[at + 6]++;
   },
-  finish(s, at, _session, row) {
+  finish(s, _fwd, _bwd, at, _session, row) {
     for (let i = 0; i < FLAGS.length; i++) row.int(s[at + i]);
   },
 };

@@ -1,17 +1,19 @@
 // mean_flowipt, std_flowipt: gaps between consecutive packets of the session in either direction.
 import type { Extractor } from "../extractor.js";
-import { addValue, STATS_SLOTS, statDeviation, statMean } from "../running-stats.js";
+import { addMoments, MOMENT_SLOTS, momentDeviation, statMean } from "../running-stats.js";
 
-/** Packets seen, time of the previous one, then the gap statistics. */
+/** The previous packet's time + 1 (0: none yet; times are integers ≥ 0), then the gap moments. */
 export const flowGaps: Extractor = {
   columns: ["mean_flowipt", "std_flowipt"],
-  slots: 2 + STATS_SLOTS,
-  update(s, at, packet) {
-    if (s[at]++ > 0) addValue(s, at + 2, packet.time - s[at + 1]);
-    s[at + 1] = packet.time;
+  sideSlots: 0,
+  flowSlots: 1 + MOMENT_SLOTS,
+  update(s, _side, flow, packet) {
+    const previous = s[flow];
+    if (previous > 0) addMoments(s, flow + 1, packet.time - (previous - 1));
+    s[flow] = packet.time + 1;
   },
-  finish(s, at, _session, row) {
-    row.seconds(statMean(s, at + 2));
-    row.seconds(statDeviation(s, at + 2));
+  finish(s, _fwd, _bwd, flow, _session, row) {
+    row.seconds(statMean(s, flow + 1));
+    row.seconds(momentDeviation(s, flow + 1));
   },
 };

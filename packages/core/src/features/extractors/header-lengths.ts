@@ -3,12 +3,13 @@ import type { Extractor } from "../extractor.js";
 
 export const headerLengths: Extractor = {
   columns: ["total_fhlen", "total_bhlen"],
-  slots: 2,
-  update(s, at, packet) {
-    s[packet.forward ? at : at + 1] += packet.headerLength;
+  sideSlots: 1,
+  flowSlots: 0,
+  update(s, side, _flow, packet) {
+    s[side] += packet.headerLength;
   },
-  finish(s, at, _session, row) {
-    row.int(s[at]);
-    row.int(s[at + 1]);
+  finish(s, fwd, bwd, _flow, _session, row) {
+    row.int(s[fwd]);
+    row.int(s[bwd]);
   },
 };

@@ -3,8 +3,9 @@ import type { Extractor } from "../extractor.js";
 
 export const rates: Extractor = {
   columns: ["fPktsPerSecond", "bPktsPerSecond", "flowBytesPerSecond"],
-  slots: 0,
-  finish(_s, _at, session, row) {
+  sideSlots: 0,
+  flowSlots: 0,
+  finish(_s, _fwd, _bwd, _flow, session, row) {
     const seconds = (session.lastTime - session.firstTime) / 1e9;
     row.decimal(seconds > 0 ? session.fwdPackets / seconds : 0);
     row.decimal(seconds > 0 ? session.bwdPackets / seconds : 0);
