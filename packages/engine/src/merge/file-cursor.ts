@@ -15,8 +15,6 @@ import type { MergeSource } from "./merge-source.js";
 export class FileCursor implements MergeSource {
   private source: PacketSource | null = null;
   private ended = false;
-  /** Sees every chunk of a plain (uncompressed) file as read, e.g. to hash it on the way. */
-  onChunk: ((chunk: Uint8Array) => void) | null = null;
 
   private constructor(
     private readonly input: CaptureInput,
@@ -31,11 +29,6 @@ export class FileCursor implements MergeSource {
   /** The capture's facts so far (complete once every packet was read); null before the first fill. */
   get info(): CaptureInfo | null {
     return this.source?.info ?? null;
-  }
-
-  /** The file is gzip-compressed: chunks are its decompressed content. */
-  get compressed(): boolean {
-    return this.input.compressed;
   }
 
   /** Bytes of the file read so far (compressed bytes for .gz), for progress. */
@@ -67,7 +60,6 @@ export class FileCursor implements MergeSource {
         this.source.end();
         return true;
       }
-      if (this.onChunk && !this.input.compressed) this.onChunk(chunk);
       if (!this.source) this.source = openPacketSource(chunk);
       else this.source.push(chunk);
       return true;

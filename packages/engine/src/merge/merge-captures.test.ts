@@ -103,6 +103,23 @@ describe("mergeCaptures", () => {
     expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
   });
 
+  it("records input hashes the caller gives as given, and refuses malformed ones before reading", async () => {
+    const given = "AB".repeat(32);
+    const { result, provenance } = await merge(wikipedia, eternalblue, { inputHashes: { background: given } });
+    const { header } = await readProvenance(provenance);
+    expect(header.inputs[0].sha256).toBe(given.toLowerCase());
+    expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
+    const inputs = result.summary.inputs as { background: { sha256: string }; attacks: { sha256: string } };
+    expect([inputs.background.sha256, inputs.attacks.sha256]).toEqual([
+      header.inputs[0].sha256,
+      header.inputs[1].sha256,
+    ]);
+    const error = await merge(path.join(dir, "missing.pcap"), eternalblue, { inputHashes: { attacks: "xyz" } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isTracemillError(error) && error.code).toBe("BAD_OPTION");
+  });
+
   it("puts the background first on equal timestamps", async () => {
     // The capture merged with itself at shift 0: every packet ties with its twin (identical bytes, so this
     // cannot tell mergecap's tie order, which is the other way round: see docs/formats.md, "Order").

@@ -10,16 +10,17 @@ import {
   type CapturedPacket,
   type ChecksumMode,
   PacketDecoder,
-  TracemillError,
 } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
+import { hashFiles } from "./file-hash.js";
+import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
 import { planOutput, writerOptions } from "./output-plan.js";
-import { type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
+import { type ParsedPlacement, type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
 import { copiesVerbatim, mergeRawBackground } from "./raw-background-merge.js";
@@ -35,27 +36,62 @@ export interface MergeOptions extends PlacementOptions {
   checksums?: ChecksumMode;
   /** Bytes of late (out-of-order) packets an input may have, held in memory (default 256 MiB). */
   maxReorderBytes?: number;
+  /**
+   * SHA-256 (hex) of an input the caller already knows, e.g. taken when it was uploaded: recorded as given
+   * instead of hashing the file again. Inputs without one are hashed in a worker thread during the merge.
+   */
+  inputHashes?: { background?: string; attacks?: string };
 }
 
 const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
-const MAX_PCAP_SECONDS = 2 ** 32 - 1;
 const NO_COMMENTS: readonly string[] = [];
+/** Stands for a digest still being computed in the provenance header first written (same length). */
+const PENDING_HASH = "0".repeat(64);
 
 export async function mergeCaptures(
   background: string,
   attacks: string,
   options: MergeOptions & RunOptions,
 ): Promise<CapabilityResult> {
-  const { outDir, onProgress, signal } = options;
   // Options are checked before any input is read: a typo should not cost a pass over gigabytes.
   const map = new AddressMap(options.mappings ?? []);
   const placementOptions = parsePlacement(options);
-  const replacesInput = (name: string) =>
-    [background, attacks].some((input) => path.resolve(input) === path.resolve(outDir, name));
-  const refuseOutput = (name: string) =>
-    new TracemillError("BAD_OPTION", `the output ${name} would replace an input`, { file: name });
-  if (options.output && replacesInput(options.output)) throw refuseOutput(options.output);
+  if (options.output) refuseReplacing(options.output, background, attacks, options.outDir);
+  const givenHashes = [options.inputHashes?.background, options.inputHashes?.attacks].map(checkHash);
   const totalBytes = fileSize(background) + fileSize(attacks);
+  // Hashing runs beside both passes; whatever ends the merge stops it.
+  const hashStop = new AbortController();
+  const hashing = hashFiles(
+    [background, attacks].filter((_, i) => givenHashes[i] === undefined),
+    options.signal ? AbortSignal.any([options.signal, hashStop.signal]) : hashStop.signal,
+  );
+  hashing.catch(() => {});
+  const sha256s = async () => {
+    const digests = await hashing;
+    return givenHashes.map((given) => given ?? (digests.shift() as string));
+  };
+  try {
+    return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, sha256s });
+  } finally {
+    hashStop.abort();
+  }
+}
+
+interface MergeSetup {
+  map: AddressMap;
+  placementOptions: ParsedPlacement;
+  totalBytes: number;
+  /** Both inputs' SHA-256 digests, once hashed. */
+  sha256s: () => Promise<string[]>;
+}
+
+async function mergeInputs(
+  background: string,
+  attacks: string,
+  options: MergeOptions & RunOptions,
+  { map, placementOptions, totalBytes, sha256s }: MergeSetup,
+): Promise<CapabilityResult> {
+  const { outDir, onProgress, signal } = options;
   const progress = (stage: string, percent: number) =>
     onProgress?.({ percent: Math.min(99, Math.floor(percent)), stage });
 
@@ -81,7 +117,7 @@ export async function mergeCaptures(
   checkRepresentable(atk, placement.shiftNs, plan.format);
 
   const outputName = options.output ?? `merged.${plan.format}`;
-  if (replacesInput(outputName)) throw refuseOutput(outputName);
+  refuseReplacing(outputName, background, attacks, outDir);
   const stem = outputName.replace(/\.(pcapng|pcap|cap)$/i, "");
   const provenanceName = `${stem}.provenance.jsonl`;
   const summaryName = `${stem}.summary.json`;
@@ -89,7 +125,7 @@ export async function mergeCaptures(
     format: PROVENANCE_FORMAT,
     version: PROVENANCE_VERSION,
     output: { file: outputName, format: plan.format },
-    inputs: [provenanceInput(0, bg), provenanceInput(1, atk)],
+    inputs: [provenanceInput(0, bg, PENDING_HASH), provenanceInput(1, atk, PENDING_HASH)],
     shiftNs: placement.shiftNs.toString(),
     insertion: {
       mode: placement.mode,
@@ -107,6 +143,7 @@ export async function mergeCaptures(
   const shift = fromNs(placement.shiftNs);
   const totalPackets = bg.packets + atk.packets;
   let written = 0;
+  let sha256: string[] = [];
   try {
     // pcap → pcap with the background's records already in the output's layout: they are copied as bytes.
     const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
@@ -152,9 +189,10 @@ export async function mergeCaptures(
         signal,
       });
     } else await mergeOrdered(ordered(bgCursor!, bg), ordered(atkCursor, atk), shift, sink, { signal, pace });
+    sha256 = await sha256s();
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
-    record.finish();
+    record.finish({ ...header, inputs: [provenanceInput(0, bg, sha256[0]), provenanceInput(1, atk, sha256[1])] });
     await out.close();
   } catch (error) {
     await capture?.abort();
@@ -169,7 +207,7 @@ export async function mergeCaptures(
     format: plan.format,
     formatReason: plan.reason,
     packets: written,
-    inputs: { background: describe(bg), attacks: describe(atk) },
+    inputs: { background: describe(bg, sha256[0]), attacks: describe(atk, sha256[1]) },
     placement: {
       mode: placement.mode,
       shiftNs: placement.shiftNs.toString(),
@@ -200,12 +238,12 @@ export async function mergeCaptures(
   };
 }
 
-function provenanceInput(id: 0 | 1, scan: CaptureScan): ProvenanceInput {
+function provenanceInput(id: 0 | 1, scan: CaptureScan, sha256: string): ProvenanceInput {
   return {
     id,
     role: id === 0 ? "background" : "attacks",
     file: scan.name,
-    sha256: scan.sha256,
+    sha256,
     bytes: scan.bytes,
     packets: scan.packets,
     first: scan.min ? formatIsoTime(toNs(scan.min)) : null,
@@ -215,7 +253,7 @@ function provenanceInput(id: 0 | 1, scan: CaptureScan): ProvenanceInput {
   };
 }
 
-function describe(scan: CaptureScan) {
+function describe(scan: CaptureScan, sha256: string) {
   return {
     file: scan.name,
     format: scan.info.format,
@@ -225,29 +263,6 @@ function describe(scan: CaptureScan) {
     last: scan.max ? formatIsoTime(toNs(scan.max)) : null,
     outOfOrderPackets: scan.outOfOrderPackets,
     maxLatenessSeconds: formatSeconds(BigInt(scan.maxLatenessNs)),
-    sha256: scan.sha256,
+    sha256,
   };
-}
-
-/** Shifted attack timestamps must fit the output's unsigned seconds (pcap: 32 bits; both: not before 1970). */
-function checkRepresentable(attacks: CaptureScan, shiftNs: bigint, format: "pcap" | "pcapng"): void {
-  if (!attacks.min || !attacks.max) return;
-  const first = toNs(attacks.min) + shiftNs;
-  const last = toNs(attacks.max) + shiftNs;
-  const limit = format === "pcap" ? BigInt(MAX_PCAP_SECONDS) * 1_000_000_000n : 2n ** 63n;
-  if (first < 0n || last > limit) {
-    throw new TracemillError(
-      "BAD_OPTION",
-      `the shifted attack packets would span ${formatIsoTime(first)} to ${formatIsoTime(last)}, which a ${format} file cannot store`,
-      { shiftNs: shiftNs.toString() },
-    );
-  }
-}
-
-function fileSize(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    throw new TracemillError("NOT_FOUND", `${path.basename(file)}: no such file`, { file });
-  }
 }

@@ -9,6 +9,7 @@ export class ProvenanceWriter {
   private readonly fd: number;
   private readonly temporary: string;
   private pending = "";
+  private readonly headerLength: number;
   private runInput = -1;
   private runOutputStart = 0;
   private runOriginalStart = 0;
@@ -18,6 +19,10 @@ export class ProvenanceWriter {
   private closed = false;
   private finished = false;
 
+  /**
+   * `header` may hold placeholders for what is known only at the end (the inputs' SHA-256, hashed beside the
+   * merge): finish() writes the final header over it, which must serialize to the same length.
+   */
   constructor(
     private readonly file: string,
     header: ProvenanceHeader,
@@ -25,26 +30,37 @@ export class ProvenanceWriter {
     this.temporary = `${file}.partial`;
     this.fd = fs.openSync(this.temporary, "w");
     this.pending = `${JSON.stringify(header)}\n`;
+    this.headerLength = Buffer.byteLength(this.pending);
   }
 
   /** Records that the next output packet is packet `originalIndex` of input `input`. */
   add(input: 0 | 1, originalIndex: number): void {
-    if (input !== this.runInput || originalIndex !== this.runOriginalStart + this.runCount) {
+    this.addRun(input, originalIndex, 1);
+  }
+
+  /** Records that the next `count` output packets are packets `originalStart`... of input `input`. */
+  addRun(input: 0 | 1, originalStart: number, count: number): void {
+    if (input !== this.runInput || originalStart !== this.runOriginalStart + this.runCount) {
       this.endRun();
       this.runInput = input;
       this.runOutputStart = this.packets;
-      this.runOriginalStart = originalIndex;
+      this.runOriginalStart = originalStart;
     }
-    this.runCount++;
-    this.packets++;
+    this.runCount += count;
+    this.packets += count;
   }
 
-  /** Writes the trailer and renames the record into place. */
-  finish(): void {
+  /** Writes the trailer and the final header, and renames the record into place. */
+  finish(header: ProvenanceHeader): void {
     this.endRun();
     const trailer: ProvenanceTrailer = { end: true, packets: this.packets, runs: this.runs };
     this.pending += `${JSON.stringify(trailer)}\n`;
     this.flush();
+    const line = Buffer.from(`${JSON.stringify(header)}\n`);
+    if (line.length !== this.headerLength) {
+      throw new Error("the provenance header changed length since the record was started");
+    }
+    fs.writeSync(this.fd, line, 0, line.length, 0);
     fs.closeSync(this.fd);
     this.closed = true;
     fs.renameSync(this.temporary, this.file);

@@ -20,7 +20,7 @@ const input = (id: 0 | 1) => ({
   maxLatenessNs: "0",
 });
 
-const header: ProvenanceHeader = {
+const pending: ProvenanceHeader = {
   format: PROVENANCE_FORMAT,
   version: 1,
   output: { file: "merged.pcap", format: "pcap" },
@@ -29,6 +29,14 @@ const header: ProvenanceHeader = {
   insertion: { mode: "midpoint", firstAttackPacketAt: null },
   mappings: [],
   tieOrder: "background-first",
+};
+/** The header finish() writes over the pending one: the digests known by then. */
+const header: ProvenanceHeader = {
+  ...pending,
+  inputs: [
+    { ...input(0), sha256: "ab".repeat(32) },
+    { ...input(1), sha256: "cd".repeat(32) },
+  ],
 };
 
 describe("provenance record", () => {
@@ -40,9 +48,9 @@ describe("provenance record", () => {
 
   function write(sequence: [0 | 1, number][]): string {
     const file = path.join(dir, "merged.provenance.jsonl");
-    const writer = new ProvenanceWriter(file, header);
+    const writer = new ProvenanceWriter(file, pending);
     for (const [which, index] of sequence) writer.add(which, index);
-    writer.finish();
+    writer.finish(header);
     return file;
   }
 
@@ -89,9 +97,16 @@ describe("provenance record", () => {
     expect(isTracemillError(error) && error.code).toBe("DAMAGED_INPUT");
   });
 
+  it("refuses a final header of another length than the pending one", () => {
+    const writer = new ProvenanceWriter(path.join(dir, "merged.provenance.jsonl"), pending);
+    const longer: ProvenanceHeader = { ...header, shiftNs: "200" };
+    expect(() => writer.finish(longer)).toThrow(/changed length/);
+    writer.abort();
+  });
+
   it("leaves nothing behind when aborted", () => {
     const file = path.join(dir, "merged.provenance.jsonl");
-    const writer = new ProvenanceWriter(file, header);
+    const writer = new ProvenanceWriter(file, pending);
     writer.add(0, 0);
     writer.abort();
     expect(fs.readdirSync(dir)).toEqual([]);

@@ -42,7 +42,7 @@ async function byPackets(bg: string, atk: string, scans: CaptureScan[], shift: T
     record.add(input, p.index);
   });
   await Promise.all(cursors.map((c) => c.close()));
-  record.finish();
+  record.finish(provenanceHeader);
   await out.close();
   return [fs.readFileSync(path.join(dir, `${name}.pcap`)), fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8")];
 }
@@ -60,7 +60,7 @@ async function byRecords(bg: string, atk: string, scans: CaptureScan[], shift: T
     onProgress: () => {},
   });
   await Promise.all([input.close(), cursor.close()]);
-  record.finish();
+  record.finish(provenanceHeader);
   await out.close();
   expect(written).toBe(scans[0].packets + scans[1].packets);
   return [fs.readFileSync(path.join(dir, `${name}.pcap`)), fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8")];

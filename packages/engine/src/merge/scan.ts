@@ -1,10 +1,9 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
-// far out of order it is, its interfaces) and its SHA-256, read as a stream without keeping packets.
-import { createHash } from "node:crypto";
+// far out of order it is, its interfaces), read as a stream without keeping packets. (Its SHA-256 is taken
+// beside both passes: see file-hash.ts.)
 import type { CaptureInfo } from "@tracemill/core";
 import { CaptureInput } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
-import { hashFile } from "./file-hash.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
 import { pull } from "./merge-source.js";
 import { PcapRecordScan } from "./pcap-scan.js";
@@ -13,7 +12,6 @@ import type { Timestamp } from "./timestamp.js";
 
 export interface CaptureScan {
   name: string;
-  sha256: string;
   /** File size in bytes (compressed size for .gz). */
   bytes: number;
   info: CaptureInfo;
@@ -47,7 +45,7 @@ export async function scanCapture(
   );
 }
 
-/** The fast pass of an uncompressed pcap: raw record headers and the hash of the same chunks; null to use the reader. */
+/** The fast pass of an uncompressed pcap: raw record headers; null to use the reader. */
 async function scanPlainPcap(
   file: string,
   name: string,
@@ -60,10 +58,8 @@ async function scanPlainPcap(
     if (input.compressed) return null;
     const late = new LatePackets(maxLateBytes, name);
     const stats = new TimeStats(late);
-    const hash = createHash("sha256");
     let scan: PcapRecordScan | null = null;
     for (let chunk = await input.read(); chunk; chunk = await input.read()) {
-      hash.update(chunk);
       if (scan) scan.push(chunk);
       else scan = PcapRecordScan.start(chunk, stats);
       if (!scan?.ok) return null;
@@ -71,7 +67,7 @@ async function scanPlainPcap(
       signal?.throwIfAborted();
     }
     if (!scan?.finish()) return null;
-    return result(name, hash.digest("hex"), input.fileBytesRead, scan.info, stats, late);
+    return result(name, input.fileBytesRead, scan.info, stats, late);
   } finally {
     await input.close();
   }
@@ -87,40 +83,21 @@ async function scanWithReader(
   const late = new LatePackets(maxLateBytes, name);
   const stats = new TimeStats(late);
   const cursor = await FileCursor.open(file, name);
-  const stopHashing = new AbortController();
-  // A plain file is hashed from the chunks the pass reads (cheaper than a worker reading it again); a gzip
-  // file's hash is of its compressed bytes, which the pass never sees, so a worker reads those.
-  const hash = cursor.compressed ? null : createHash("sha256");
-  if (hash) cursor.onChunk = (chunk) => hash.update(chunk);
-  const sha256 = hash ? null : hashFile(file, stopHashing.signal);
-  // Rejections are taken up once the pass ends; a damaged capture's error comes first.
-  sha256?.catch(() => {});
   try {
     for (let packet = await pull(cursor); packet; packet = cursor.next() ?? (await pullChecked(cursor, signal))) {
       stats.add(packet, cursor);
       if ((stats.packets & 0xffff) === 0) onProgress?.(cursor.bytesRead);
     }
-  } catch (error) {
-    stopHashing.abort();
-    throw error;
   } finally {
     await cursor.close();
   }
-  return result(name, hash ? hash.digest("hex") : await sha256!, cursor.bytesRead, cursor.info!, stats, late);
+  return result(name, cursor.bytesRead, cursor.info!, stats, late);
 }
 
-function result(
-  name: string,
-  sha256: string,
-  bytes: number,
-  info: CaptureInfo,
-  stats: TimeStats,
-  late: LatePackets,
-): CaptureScan {
+function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats, late: LatePackets): CaptureScan {
   const some = stats.packets > 0;
   return {
     name,
-    sha256,
     bytes,
     info,
     packets: stats.packets,

@@ -1,0 +1,47 @@
+// Checks made before or between the merge's passes: options against the inputs, and what a pcap can store.
+import fs from "node:fs";
+import path from "node:path";
+import { TracemillError } from "@tracemill/core";
+import type { CaptureScan } from "./scan.js";
+import { formatIsoTime, toNs } from "./timestamp.js";
+
+const MAX_PCAP_SECONDS = 2 ** 32 - 1;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Shifted attack timestamps must fit the output's unsigned seconds (pcap: 32 bits; both: not before 1970). */
+export function checkRepresentable(attacks: CaptureScan, shiftNs: bigint, format: "pcap" | "pcapng"): void {
+  if (!attacks.min || !attacks.max) return;
+  const first = toNs(attacks.min) + shiftNs;
+  const last = toNs(attacks.max) + shiftNs;
+  const limit = format === "pcap" ? BigInt(MAX_PCAP_SECONDS) * 1_000_000_000n : 2n ** 63n;
+  if (first < 0n || last > limit) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `the shifted attack packets would span ${formatIsoTime(first)} to ${formatIsoTime(last)}, which a ${format} file cannot store`,
+      { shiftNs: shiftNs.toString() },
+    );
+  }
+}
+
+/** A digest the caller gave, lower-cased; refused unless it is 64 hex digits. */
+export function checkHash(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  const digest = given.toLowerCase();
+  if (!SHA256_HEX.test(digest)) throw new TracemillError("BAD_OPTION", `not a SHA-256 digest in hex: ${given}`);
+  return digest;
+}
+
+/** An output name that would overwrite an input is refused. */
+export function refuseReplacing(name: string, background: string, attacks: string, outDir: string): void {
+  if ([background, attacks].some((input) => path.resolve(input) === path.resolve(outDir, name))) {
+    throw new TracemillError("BAD_OPTION", `the output ${name} would replace an input`, { file: name });
+  }
+}
+
+export function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    throw new TracemillError("NOT_FOUND", `${path.basename(file)}: no such file`, { file });
+  }
+}
