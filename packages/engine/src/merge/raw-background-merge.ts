@@ -79,6 +79,8 @@ class RawMerge {
   private runStart = 0;
   private runEnd = 0;
   private runCount = 0;
+  private tSec = 0;
+  private tNsec = 0;
   private carry = new Uint8Array(4096);
   private carryLength = 0;
 
@@ -113,43 +115,84 @@ class RawMerge {
     const view = this.view;
     const end = this.chunk.length;
     const nsPerUnit = this.nsPerUnit;
-    const lateIndices = this.scan.lateIndices;
-    const late = this.scan.late;
-    const record = this.context.record;
-    while (end - this.p >= RECORD_HEADER) {
-      const p = this.p;
-      const capturedLength = view.getUint32(p + 8, true);
-      const fraction = view.getUint32(p + 4, true);
-      if (fraction * nsPerUnit >= NS || capturedLength > this.maxCaptured) throw this.changed();
-      const total = RECORD_HEADER + capturedLength;
-      if (end - p < total) break;
-      const index = this.index;
-      if (index === lateIndices[this.nextSkip]) this.nextSkip++;
-      else {
+    const maxCaptured = this.maxCaptured;
+    for (;;) {
+      // A stretch of records that go out as they are: before the next attack or late packet, up to the next
+      // record the first pass set aside and the next look at back-pressure. Only their lengths and seconds are
+      // read; the bookkeeping is done once for the whole stretch.
+      const skipAt = this.scan.lateIndices[this.nextSkip] ?? Number.POSITIVE_INFINITY;
+      const stopAt = Math.min(skipAt, (this.index | (CHECK_EVERY - 1)) + 1);
+      this.setThreshold();
+      const tSec = this.tSec;
+      const tNsec = this.tNsec;
+      const from = this.p;
+      const fromIndex = this.index;
+      let p = from;
+      let index = fromIndex;
+      while (index < stopAt && end - p >= RECORD_HEADER) {
+        const capturedLength = view.getUint32(p + 8, true);
+        const nsec = view.getUint32(p + 4, true) * nsPerUnit;
+        if (nsec >= NS || capturedLength > maxCaptured) throw this.changed();
+        const next = p + RECORD_HEADER + capturedLength;
         const sec = view.getUint32(p, true);
-        const nsec = fraction * nsPerUnit;
-        const b = this.b;
-        const held = late[this.nextLate];
-        if (
-          (b !== null && (b.tsSec < sec || (b.tsSec === sec && b.tsNsec < nsec))) ||
-          (held !== undefined && (held.tsSec < sec || (held.tsSec === sec && held.tsNsec <= nsec)))
-        ) {
-          if (!this.emitBefore(sec, nsec, index)) return ATTACK_NEEDED;
-        }
-        if (this.runCount === 0 || this.runEnd !== p) {
-          this.flush();
-          this.runStart = p;
-        }
-        this.runEnd = p + total;
-        this.runCount++;
-        record.add(0, index);
-        this.counted();
+        if (next > end || sec > tSec || (sec === tSec && nsec >= tNsec)) break;
+        p = next;
+        index++;
       }
-      this.index = index + 1;
-      this.p = p + total;
-      if ((this.index & (CHECK_EVERY - 1)) === 0) return CHECK;
+      if (index > fromIndex) this.copied(from, p, fromIndex, index - fromIndex);
+      if (index === stopAt && index !== skipAt) return CHECK;
+      // The record at p, if whole in this chunk, is set aside (written later, in order) or comes after an
+      // attack or late packet.
+      if (end - p < RECORD_HEADER) return CHUNK_DONE;
+      const capturedLength = view.getUint32(p + 8, true);
+      const nsec = view.getUint32(p + 4, true) * nsPerUnit;
+      if (nsec >= NS || capturedLength > maxCaptured) throw this.changed();
+      const next = p + RECORD_HEADER + capturedLength;
+      if (next > end) return CHUNK_DONE;
+      if (index === skipAt) {
+        this.nextSkip++;
+        this.index = index + 1;
+        this.p = next;
+      } else {
+        if (!this.emitBefore(view.getUint32(p, true), nsec, index)) return ATTACK_NEEDED;
+        this.copied(p, next, index, 1);
+      }
     }
-    return CHUNK_DONE;
+  }
+
+  /**
+   * Sets (tSec, tNsec): background records earlier than it need nothing written before them. That is up to
+   * the next attack packet inclusive (on equal timestamps the background goes first) and before the next late one.
+   */
+  private setThreshold(): void {
+    let sec = Number.POSITIVE_INFINITY;
+    let nsec = 0;
+    const b = this.b;
+    if (b !== null) {
+      sec = b.tsSec;
+      nsec = b.tsNsec + 1;
+    }
+    const held = this.scan.late[this.nextLate];
+    if (held !== undefined && (held.tsSec < sec || (held.tsSec === sec && held.tsNsec < nsec))) {
+      sec = held.tsSec;
+      nsec = held.tsNsec;
+    }
+    this.tSec = sec;
+    this.tNsec = nsec;
+  }
+
+  /** Background records [fromIndex, fromIndex + count) at chunk bytes [start, end) go out as they are. */
+  private copied(start: number, end: number, fromIndex: number, count: number): void {
+    if (this.runCount === 0 || this.runEnd !== start) {
+      this.flush();
+      this.runStart = start;
+    }
+    this.runEnd = end;
+    this.runCount += count;
+    this.context.record.addRun(0, fromIndex, count);
+    this.counted(count);
+    this.index = fromIndex + count;
+    this.p = end;
   }
 
   /** True when the writer asked for a drain (the run so far is written first). */
@@ -257,8 +300,10 @@ class RawMerge {
     this.runCount = 0;
   }
 
-  private counted(): void {
-    if ((++this.written & 0xffff) === 0) this.context.onProgress(this.written);
+  private counted(count = 1): void {
+    const before = this.written;
+    this.written += count;
+    if (before >>> 16 !== this.written >>> 16) this.context.onProgress(this.written);
   }
 
   private changed(offset?: number): TracemillError {
