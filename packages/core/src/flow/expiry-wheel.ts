@@ -1,6 +1,6 @@
 // Idle expiry in O(1) per packet: sessions sit in time buckets (a timing wheel), checked when their bucket's time
 // is over, so a packet touches only its own session and a session ends at most one bucket width late.
-import type { Session } from "./session.js";
+import { N_LAST_TIME, NUMBERS, type Session, type SessionStore, W_GENERATION, WORDS } from "./session.js";
 
 /** Buckets per idle timeout: a session's end is noticed at most idleTimeout / 1024 after it is due. */
 const BUCKETS_PER_TIMEOUT = 1024;
@@ -32,6 +32,7 @@ export class ExpiryWheel<T> {
   constructor(
     idleTimeoutNs: number,
     private readonly records: readonly Session<T>[],
+    private readonly store: SessionStore,
   ) {
     this.width = Math.max(1, Math.ceil(idleTimeoutNs / BUCKETS_PER_TIMEOUT));
     const size = BUCKETS_PER_TIMEOUT + 2;
@@ -45,8 +46,8 @@ export class ExpiryWheel<T> {
     return this.count;
   }
 
-  /** Files `session` under `time` (ns), which is at most one idle timeout before the latest time seen. */
-  push(session: Session<T>, time: number): void {
+  /** Files record `slot` of `generation` under `time` (ns), at most one idle timeout before the latest time seen. */
+  push(slot: number, generation: number, time: number): void {
     const bucket = Math.floor(time / this.width);
     if (this.cursor < 0) {
       this.cursor = bucket;
@@ -58,8 +59,8 @@ export class ExpiryWheel<T> {
       this.slots[at] = grown(this.slots[at]);
       this.generations[at] = grown(this.generations[at]);
     }
-    this.slots[at][n] = session.slot;
-    this.generations[at][n] = session.generation;
+    this.slots[at][n] = slot;
+    this.generations[at][n] = generation;
     this.count++;
   }
 
@@ -74,10 +75,13 @@ export class ExpiryWheel<T> {
       const generations = this.generations[at];
       const length = this.take(at);
       for (let i = 0; i < length; i++) {
-        const session = records[slots[i]];
-        if (session.generation !== generations[i]) continue;
-        if (session.lastTime < limit) end(session);
-        else this.push(session, session.lastTime);
+        // The record's store line tells whether the entry is current and due; its object is loaded to end it only.
+        const slot = slots[i];
+        const generation = generations[i];
+        if (this.store.words[WORDS * slot + W_GENERATION] !== generation) continue;
+        const lastTime = this.store.numbers[NUMBERS * slot + N_LAST_TIME];
+        if (lastTime < limit) end(records[slot]);
+        else this.push(slot, generation, lastTime);
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;
@@ -96,8 +100,8 @@ export class ExpiryWheel<T> {
       const generations = this.generations[at];
       const length = this.take(at);
       for (let i = 0; i < length; i++) {
-        const session = records[slots[i]];
-        if (session.generation === generations[i]) end(session);
+        const slot = slots[i];
+        if (this.store.words[WORDS * slot + W_GENERATION] === generations[i]) end(records[slot]);
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;

@@ -16,4 +16,6 @@ export interface FlowPacket {
   tcpFlags: number;
   /** True when the packet goes from the session's forward side to its backward side. */
   forward: boolean;
+  /** The session record's store slot (Session.slot), so that a hook can find per-record state without the record. */
+  slot: number;
 }

@@ -5,7 +5,29 @@ import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
-import { EndReason, NUMBERS, Session, SessionStore, WORDS } from "./session.js";
+import {
+  CLOSED,
+  EndReason,
+  FIN_BWD,
+  FIN_FWD,
+  N_BASE_SEC,
+  N_BWD_BYTES,
+  N_BWD_PACKETS,
+  N_FIRST_INDEX,
+  N_FIRST_TIME,
+  N_FWD_BYTES,
+  N_FWD_PACKETS,
+  N_LAST_TIME,
+  N_SEQ,
+  NUMBERS,
+  Session,
+  SessionStore,
+  W_GENERATION,
+  W_HASH,
+  W_KEY,
+  W_PORTS,
+  WORDS,
+} from "./session.js";
 import { SessionIndex, symmetricHash } from "./session-index.js";
 
 export interface FlowTableOptions {
@@ -75,7 +97,7 @@ export class FlowTable<T> {
         throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
       }
     }
-    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records);
+    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
       time: 0,
@@ -84,6 +106,7 @@ export class FlowTable<T> {
       headerLength: 0,
       tcpFlags: 0,
       forward: true,
+      slot: 0,
     };
   }
 
@@ -141,57 +164,70 @@ export class FlowTable<T> {
 
     const table = this.index.table;
     const mask = this.index.mask;
-    let session: Session<T> | null = null;
+    const words = this.store.words;
+    const key = protocol | (decoded.ipVersion << 8);
+    const fwdPorts = (sport << 16) | dport;
+    const bwdPorts = (dport << 16) | sport;
+    let slot = -1;
     let forward = true;
-    for (let slot = hash & mask, record = table[2 * slot + 1]; record !== 0; record = table[2 * slot + 1]) {
-      if (table[2 * slot] === hash) {
-        const candidate = this.records[record - 1];
-        if (candidate.protocol === protocol && candidate.ipVersion === decoded.ipVersion) {
-          if (this.isForward(candidate, sport, dport)) {
-            session = candidate;
+    for (let probe = hash & mask, entry = table[2 * probe + 1]; entry !== 0; entry = table[2 * probe + 1]) {
+      if (table[2 * probe] === hash) {
+        const w = WORDS * (entry - 1);
+        if ((words[w + W_KEY] & 0xffff) === key) {
+          const ports = words[w + W_PORTS];
+          if (ports === fwdPorts && this.isForward(w)) {
+            slot = entry - 1;
             break;
           }
-          if (this.isBackward(candidate, sport, dport)) {
-            session = candidate;
+          if (ports === bwdPorts && this.isBackward(w)) {
+            slot = entry - 1;
             forward = false;
             break;
           }
         }
       }
-      slot = (slot + 1) & mask;
+      probe = (probe + 1) & mask;
     }
 
-    if (session !== null) {
-      const flags = packet.tcpFlags;
-      const newSyn = protocol === 6 && session.closed && (flags & SYN_ACK) === TcpFlag.SYN;
+    const numbers = this.store.numbers;
+    if (slot >= 0) {
+      const n = NUMBERS * slot;
+      const closed = (words[WORDS * slot + W_KEY] & CLOSED) !== 0;
+      const newSyn = protocol === 6 && closed && (packet.tcpFlags & SYN_ACK) === TcpFlag.SYN;
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
-      const numbers = this.store.numbers;
-      const idle = time - numbers[NUMBERS * session.slot + 5] > this.idleTimeoutNs;
-      if (newSyn || idle || time - numbers[NUMBERS * session.slot + 4] > this.activeTimeoutNs) {
-        if (!session.closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
+      const idle = time - numbers[n + N_LAST_TIME] > this.idleTimeoutNs;
+      if (newSyn || idle || time - numbers[n + N_FIRST_TIME] > this.activeTimeoutNs) {
+        const session = this.records[slot];
+        if (!closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
         this.end(session);
-        session = null;
+        slot = -1;
       }
     }
-    if (session === null) {
+    let session: Session<T>;
+    if (slot < 0) {
       session = this.open(decoded, hash, time, index);
-      forward = this.isForward(session, sport, dport);
+      slot = session.slot;
+      forward = this.store.words[WORDS * slot + W_PORTS] === fwdPorts && this.isForward(WORDS * slot);
+      packet.slot = slot;
       packet.forward = forward;
       this.hooks.onStart(session, packet);
+    } else {
+      session = this.records[slot];
     }
 
+    packet.slot = slot;
     packet.forward = forward;
-    const numbers = this.store.numbers;
-    const at = NUMBERS * session.slot + 4;
-    numbers[at + 1] = time;
+    const n = NUMBERS * slot;
+    const store = this.store.numbers;
+    store[n + N_LAST_TIME] = time;
     if (forward) {
-      session.fwdPackets++;
-      numbers[at + 2] += length;
+      store[n + N_FWD_PACKETS]++;
+      store[n + N_FWD_BYTES] += length;
     } else {
-      session.bwdPackets++;
-      numbers[at + 3] += length;
+      store[n + N_BWD_PACKETS]++;
+      store[n + N_BWD_BYTES] += length;
     }
-    if (protocol === 6 && !session.closed) this.trackClose(session, packet.tcpFlags, forward);
+    if (protocol === 6) this.trackClose(session, packet.tcpFlags, forward);
     this.hooks.onPacket(session, packet);
     return session;
   }
@@ -214,19 +250,24 @@ export class FlowTable<T> {
     });
   }
 
+  /** A TCP packet: a RST closes the session, and so does the second side's FIN. */
   private trackClose(session: Session<T>, flags: number, forward: boolean): void {
+    if ((flags & (TcpFlag.RST | TcpFlag.FIN)) === 0) return;
+    const words = this.store.words;
+    const at = WORDS * session.slot + W_KEY;
+    const state = words[at];
+    if (state & CLOSED) return;
     if (flags & TcpFlag.RST) {
-      session.closed = true;
+      words[at] = state | CLOSED;
       session.endReason = EndReason.Rst;
       return;
     }
-    if (flags & TcpFlag.FIN) {
-      if (forward) session.finFwd = true;
-      else session.finBwd = true;
-      if (session.finFwd && session.finBwd) {
-        session.closed = true;
-        session.endReason = EndReason.Fin;
-      }
+    const fins = state | (forward ? FIN_FWD : FIN_BWD);
+    if ((fins & (FIN_FWD | FIN_BWD)) === (FIN_FWD | FIN_BWD)) {
+      words[at] = fins | CLOSED;
+      session.endReason = EndReason.Fin;
+    } else {
+      words[at] = fins;
     }
   }
 
@@ -234,9 +275,6 @@ export class FlowTable<T> {
     const session = this.pool.pop() ?? this.newRecord();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
-    session.seq = this.started++;
-    session.protocol = decoded.protocol;
-    session.ipVersion = decoded.ipVersion as 4 | 6;
     const words = this.store.words;
     const w = WORDS * session.slot;
     words[w] = swap ? this.d0 : this.s0;
@@ -247,25 +285,25 @@ export class FlowTable<T> {
     words[w + 5] = swap ? this.s1 : this.d1;
     words[w + 6] = swap ? this.s2 : this.d2;
     words[w + 7] = swap ? this.s3 : this.d3;
-    session.fwdPort = swap ? decoded.dstPort : decoded.srcPort;
-    session.bwdPort = swap ? decoded.srcPort : decoded.dstPort;
-    session.hash = hash;
-    session.baseSec = this.baseSec;
+    const fwdPort = swap ? decoded.dstPort : decoded.srcPort;
+    const bwdPort = swap ? decoded.srcPort : decoded.dstPort;
+    words[w + W_PORTS] = (fwdPort << 16) | bwdPort;
+    words[w + W_KEY] = decoded.protocol | (decoded.ipVersion << 8);
+    words[w + W_HASH] = hash;
     const numbers = this.store.numbers;
-    const n = NUMBERS * session.slot + 4;
-    numbers[n] = time;
-    numbers[n + 1] = time;
-    numbers[n + 2] = 0;
-    numbers[n + 3] = 0;
-    session.firstIndex = index;
-    session.fwdPackets = 0;
-    session.bwdPackets = 0;
-    session.finFwd = false;
-    session.finBwd = false;
-    session.closed = false;
+    const n = NUMBERS * session.slot;
+    numbers[n + N_FIRST_TIME] = time;
+    numbers[n + N_LAST_TIME] = time;
+    numbers[n + N_FWD_BYTES] = 0;
+    numbers[n + N_BWD_BYTES] = 0;
+    numbers[n + N_FWD_PACKETS] = 0;
+    numbers[n + N_BWD_PACKETS] = 0;
+    numbers[n + N_BASE_SEC] = this.baseSec;
+    numbers[n + N_SEQ] = this.started++;
+    numbers[n + N_FIRST_INDEX] = index;
     session.endReason = EndReason.EndOfCapture;
-    this.index.insert(session.hash, session.slot);
-    this.wheel.push(session, time);
+    this.index.insert(hash, session.slot);
+    this.wheel.push(session.slot, words[w + W_GENERATION], time);
     return session;
   }
 
@@ -278,15 +316,14 @@ export class FlowTable<T> {
 
   private end(session: Session<T>): void {
     this.index.remove(session.hash, session.slot);
-    session.generation++;
+    this.store.words[WORDS * session.slot + W_GENERATION]++;
     this.hooks.onEnd(session);
     this.pool.push(session);
   }
 
-  private isForward(session: Session<T>, sport: number, dport: number): boolean {
-    if (session.fwdPort !== sport || session.bwdPort !== dport) return false;
+  /** Whether the record at word `w` has the packet's source as its forward side (ports already compared). */
+  private isForward(w: number): boolean {
     const words = this.store.words;
-    const w = WORDS * session.slot;
     return (
       words[w] === this.s0 &&
       words[w + 4] === this.d0 &&
@@ -299,10 +336,9 @@ export class FlowTable<T> {
     );
   }
 
-  private isBackward(session: Session<T>, sport: number, dport: number): boolean {
-    if (session.fwdPort !== dport || session.bwdPort !== sport) return false;
+  /** Whether the record at word `w` has the packet's source as its backward side (ports already compared). */
+  private isBackward(w: number): boolean {
     const words = this.store.words;
-    const w = WORDS * session.slot;
     return (
       words[w] === this.d0 &&
       words[w + 4] === this.s0 &&

@@ -15,23 +15,45 @@ export const EndReason = {
 } as const;
 export type EndReason = (typeof EndReason)[keyof typeof EndReason];
 
-const RECORD_BYTES = 64;
+const RECORD_BYTES = 128;
 /** Int32 words per record in SessionStore.words. */
 export const WORDS = RECORD_BYTES / 4;
-/** Float64 numbers per record in SessionStore.numbers; a record's own numbers start at NUMBERS·slot + 4. */
+/** Float64 numbers per record in SessionStore.numbers. */
 export const NUMBERS = RECORD_BYTES / 8;
 
 /**
- * The numbers of every session record that change per packet or are compared per packet, side by side in typed
- * arrays: a JavaScript object field holding a double (or an int32 beyond ±2^30) is a separate heap box, one more
- * cache miss per packet. Record `slot` owns the 64 bytes (one cache line) at 64·slot of one buffer, seen as address
- * words [WORDS·slot, WORDS·slot + 8) and numbers [NUMBERS·slot + 4, NUMBERS·slot + 8): a packet's key comparison
- * and its time and byte updates touch that one line.
+ * Word offsets in a record (WORDS·slot + …). First cache line (bytes 0–63), what matching a packet and expiry read:
+ * addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and generation words, then the first and
+ * last time. Second line: the counters and what only the session's start and end need.
+ */
+export const W_PORTS = 8;
+/** protocol | ipVersion << 8 | close bits */
+export const W_KEY = 9;
+export const W_GENERATION = 10;
+export const W_HASH = 30;
+/** Number offsets in a record (NUMBERS·slot + …). */
+export const N_FIRST_TIME = 6;
+export const N_LAST_TIME = 7;
+export const N_FWD_BYTES = 8;
+export const N_BWD_BYTES = 9;
+export const N_FWD_PACKETS = 10;
+export const N_BWD_PACKETS = 11;
+export const N_BASE_SEC = 12;
+export const N_SEQ = 13;
+export const N_FIRST_INDEX = 14;
+
+/** Close state bits in the key word. */
+export const FIN_FWD = 1 << 16;
+export const FIN_BWD = 2 << 16;
+export const CLOSED = 4 << 16;
+
+/**
+ * Every session record's fields, side by side in typed arrays, so that a packet touches no session object: a
+ * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. Record `slot` owns the
+ * 128 bytes at 128·slot of one buffer: two cache lines, laid out above.
  */
 export class SessionStore {
-  /** Address words: forward 0–3, backward 0–3 (IPv4 uses word 0 only). */
   words = new Int32Array(0);
-  /** At NUMBERS·slot + 4 …: firstTime, lastTime, fwdBytes, bwdBytes. */
   numbers = new Float64Array(0);
   private count = 0;
 
@@ -54,38 +76,18 @@ export class SessionStore {
 }
 
 /**
- * A session record. The flow table reuses records: a session is valid from its start until the `onEnd` hook returns.
- * Addresses are kept as 32-bit words so that matching a packet builds no string. Times are integer nanoseconds
- * since the table's time base (`baseSec`), exact below 2^53 ns (104 days).
+ * A session record: a view of its slot in the store. The flow table reuses records: a session is valid from its
+ * start until the `onEnd` hook returns. Addresses are kept as 32-bit words so that matching a packet builds no
+ * string. Times are integer nanoseconds since the table's time base (`baseSec`), exact below 2^53 ns (104 days).
  */
 export class Session<T = unknown> {
-  /** Position of this session in start order (0, 1, 2, …): the order of the CSV rows. */
-  seq = 0;
-  /** 6 (TCP) or 17 (UDP). */
-  protocol = 0;
-  ipVersion: 4 | 6 = 4;
-  /** Forward side's port (the side that sent the first packet, or received a first SYN-ACK). */
-  fwdPort = 0;
-  /** Backward side's port. */
-  bwdPort = 0;
-  hash = 0;
-  /** Epoch second the times count from (the capture's first packet's second). */
-  baseSec = 0;
-  /** Position in the capture of the session's first packet. */
-  firstIndex = 0;
-  fwdPackets = 0;
-  bwdPackets = 0;
-  finFwd = false;
-  finBwd = false;
-  /** Set once both FINs or a RST were seen: later packets of the connection still count here, a new SYN does not. */
-  closed = false;
   endReason: EndReason = EndReason.EndOfCapture;
-  /** Bumped when the record ends, so that stale references to it (in the expiry wheel) are recognised. */
-  generation = 0;
   /** The owner's per-session state (feature extractors, series), created once per record and reused. */
   state: T;
   /** This record's slot in the store. */
   readonly slot: number;
+  private readonly w: number;
+  private readonly n: number;
 
   /** `slot` comes from `store.add()`. */
   constructor(
@@ -95,32 +97,98 @@ export class Session<T = unknown> {
   ) {
     this.state = state;
     this.slot = slot;
+    this.w = WORDS * slot;
+    this.n = NUMBERS * slot;
+  }
+
+  /** Position of this session in start order (0, 1, 2, …): the order of the CSV rows. */
+  get seq(): number {
+    return this.store.numbers[this.n + N_SEQ];
+  }
+
+  /** 6 (TCP) or 17 (UDP). */
+  get protocol(): number {
+    return this.store.words[this.w + W_KEY] & 255;
+  }
+
+  get ipVersion(): 4 | 6 {
+    return ((this.store.words[this.w + W_KEY] >> 8) & 255) as 4 | 6;
+  }
+
+  /** Forward side's port (the side that sent the first packet, or received a first SYN-ACK). */
+  get fwdPort(): number {
+    return this.store.words[this.w + W_PORTS] >>> 16;
+  }
+
+  /** Backward side's port. */
+  get bwdPort(): number {
+    return this.store.words[this.w + W_PORTS] & 0xffff;
+  }
+
+  get hash(): number {
+    return this.store.words[this.w + W_HASH];
+  }
+
+  /** Epoch second the times count from (the capture's first packet's second). */
+  get baseSec(): number {
+    return this.store.numbers[this.n + N_BASE_SEC];
+  }
+
+  /** Position in the capture of the session's first packet. */
+  get firstIndex(): number {
+    return this.store.numbers[this.n + N_FIRST_INDEX];
+  }
+
+  get fwdPackets(): number {
+    return this.store.numbers[this.n + N_FWD_PACKETS];
+  }
+
+  get bwdPackets(): number {
+    return this.store.numbers[this.n + N_BWD_PACKETS];
+  }
+
+  get finFwd(): boolean {
+    return (this.store.words[this.w + W_KEY] & FIN_FWD) !== 0;
+  }
+
+  get finBwd(): boolean {
+    return (this.store.words[this.w + W_KEY] & FIN_BWD) !== 0;
+  }
+
+  /** Set once both FINs or a RST were seen: later packets of the connection still count here, a new SYN does not. */
+  get closed(): boolean {
+    return (this.store.words[this.w + W_KEY] & CLOSED) !== 0;
+  }
+
+  /** Bumped when the record ends, so that stale references to it (in the expiry wheel) are recognised. */
+  get generation(): number {
+    return this.store.words[this.w + W_GENERATION];
   }
 
   /** Time of the first packet (ns since the time base). */
   get firstTime(): number {
-    return this.store.numbers[NUMBERS * this.slot + 4];
+    return this.store.numbers[this.n + N_FIRST_TIME];
   }
 
   /** Time of the latest packet (ns since the time base). */
   get lastTime(): number {
-    return this.store.numbers[NUMBERS * this.slot + 5];
+    return this.store.numbers[this.n + N_LAST_TIME];
   }
 
   /** Bytes sent by the forward side. */
   get fwdBytes(): number {
-    return this.store.numbers[NUMBERS * this.slot + 6];
+    return this.store.numbers[this.n + N_FWD_BYTES];
   }
 
   /** Bytes sent by the backward side. */
   get bwdBytes(): number {
-    return this.store.numbers[NUMBERS * this.slot + 7];
+    return this.store.numbers[this.n + N_BWD_BYTES];
   }
 
   /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */
   address(forward: boolean, out: Uint8Array): Uint8Array {
     const words = this.store.words;
-    const at = WORDS * this.slot + (forward ? 0 : 4);
+    const at = this.w + (forward ? 0 : 4);
     putWord(out, 0, words[at]);
     if (this.ipVersion === 6) {
       putWord(out, 4, words[at + 1]);

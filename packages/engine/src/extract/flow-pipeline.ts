@@ -104,7 +104,7 @@ export async function runFlowPipeline<S = undefined>(
         onSessionStart?.(session, packet);
       },
       onPacket(session, packet) {
-        features.update(session.slot * stateSize, packet);
+        features.update(packet.slot * stateSize, packet);
         onPacket?.(session, packet, captured);
       },
       onEnd(session) {
