@@ -8,6 +8,8 @@ const engine = () => import("@tracemill/engine");
 /** Input files by role (paths on disk) and validated parameters, as the worker hands them to a capability. */
 export interface CapabilityRun {
   inputs: Partial<Record<InputRole, string>>;
+  /** SHA-256 (hex) of input files as the server stored them, by role, where known. */
+  hashes?: Partial<Record<InputRole, string>>;
   params: Record<string, unknown>;
   /** The server's rulesets directory (searched after the bundled rulesets). */
   rulesetsDir: string;
@@ -82,6 +84,7 @@ const wired: Record<Capability, CapabilityRunner> = {
       ...(atTime !== undefined && { atTime }),
       sequential,
       mappings: map,
+      inputHashes: { background: run.hashes?.background, attacks: run.hashes?.attacks },
       ...options,
     });
   },

@@ -72,7 +72,11 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     if (!job) return;
     const inputs: RunMessage["inputs"] = {};
     for (const input of await jobs.inputsOf([jobId])) {
-      inputs[input.role as InputRole] = { path: store.filePath(input.id), compression: input.compression };
+      inputs[input.role as InputRole] = {
+        path: store.filePath(input.id),
+        compression: input.compression,
+        sha256: input.sha256,
+      };
     }
     const outDir = store.outputDir(jobId);
     fs.rmSync(outDir, { recursive: true, force: true });

@@ -7,8 +7,11 @@ export interface RunMessage {
   jobId: string;
   capability: Capability;
   params: Record<string, unknown>;
-  /** Paths by role, with "gzip" when the file must be inflated before the engine reads it. */
-  inputs: Partial<Record<InputRole, { path: string; compression: string | null }>>;
+  /**
+   * Paths by role, with "gzip" when the file must be inflated before the engine reads it, and the SHA-256 the
+   * server took of the stored file (a merge records it instead of hashing the file again).
+   */
+  inputs: Partial<Record<InputRole, { path: string; compression: string | null; sha256?: string }>>;
   outDir: string;
   workDir: string;
   testEngineModule: string | null;

@@ -57,8 +57,14 @@ async function run(message: RunMessage): Promise<void> {
     // A cancel may arrive while the capability's code is still loading.
     controller.signal.throwIfAborted();
     const inputs = await plainInputs(message);
+    // The stored files' digests hold for the files the engine reads unless they were inflated here.
+    const hashes = Object.fromEntries(
+      Object.entries(message.inputs).flatMap(([role, input]) =>
+        input?.sha256 && input.compression !== "gzip" ? [[role, input.sha256]] : [],
+      ),
+    );
     const result = await runner(
-      { inputs, params: message.params, rulesetsDir: message.rulesetsDir },
+      { inputs, hashes, params: message.params, rulesetsDir: message.rulesetsDir },
       {
         outDir: message.outDir,
         signal: controller.signal,

@@ -1,0 +1,34 @@
+// The merge job's wiring: the digests the server took of the stored inputs reach the provenance record as given.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, it } from "vitest";
+import { capabilityRunner } from "./capabilities.js";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
+let outDir: string | undefined;
+afterEach(() => {
+  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
+});
+
+it("merge records the stored inputs' SHA-256 instead of hashing them again", async () => {
+  outDir = fs.mkdtempSync(path.join(os.tmpdir(), "merge-job-"));
+  const digests = { background: "1".repeat(64), attacks: "2".repeat(64) };
+  const merge = await capabilityRunner("merge", null);
+  const result = await merge(
+    {
+      inputs: {
+        background: path.join(fixtures, "wikipedia-browse.pcap"),
+        attacks: path.join(fixtures, "eternalblue-scan.pcap"),
+      },
+      hashes: digests,
+      params: {},
+      rulesetsDir: outDir,
+    },
+    { outDir },
+  );
+  const record = result.outputs.find((o) => o.kind === "provenance-json")!;
+  const header = JSON.parse(fs.readFileSync(path.join(outDir, record.name), "utf8").split("\n")[0]);
+  expect(header.inputs.map((i: { sha256: string }) => i.sha256)).toEqual([digests.background, digests.attacks]);
+});
