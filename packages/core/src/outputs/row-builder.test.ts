@@ -27,6 +27,24 @@ describe("RowBuilder", () => {
     ).toBe("0,0.000000001,0.999999999,1,1.5,123.456789012,0.000000003,0,3153600000");
   });
 
+  it("writes every digit count and fraction width like an exact BigInt reference", () => {
+    const ints: number[] = [];
+    for (let p = 1; p < 2 ** 53; p *= 10) ints.push(p - 1, p, p + 1, 3 * p + 7);
+    for (let i = 0; i < 2000; i++) ints.push(Math.floor(Math.random() * 2 ** (1 + (i % 53))));
+    expect(format((r) => ints.forEach((n) => r.int(n)))).toBe(ints.map((n) => BigInt(n).toString()).join(","));
+    const exact = (scaled: number, digits: number) => {
+      const whole = BigInt(scaled) / 10n ** BigInt(digits);
+      const part = (BigInt(scaled) % 10n ** BigInt(digits)).toString().padStart(digits, "0").replace(/0+$/, "");
+      return part === "" ? `${whole}` : `${whole}.${part}`;
+    };
+    const ns = ints.filter((n) => n < 2 ** 53).map((n) => n + (n % 3) / 4);
+    expect(format((r) => ns.forEach((n) => r.seconds(n)))).toBe(ns.map((n) => exact(Math.round(n), 9)).join(","));
+    const reals = ints.filter((n) => n < 2 ** 40).map((n) => n / 997);
+    expect(format((r) => reals.forEach((n) => r.decimal(n)))).toBe(
+      reals.map((n) => (n > 0 ? exact(Math.round(n * 1e6), 6) : "0")).join(","),
+    );
+  });
+
   it("writes epoch times of any sign without exponent", () => {
     expect(format((r) => r.epoch(1_700_000_000, 5))).toBe("1700000000.000000005");
     expect(format((r) => r.epoch(0, 0))).toBe("0");

@@ -8,6 +8,12 @@ const MINUS = 45;
 const ZERO = 48;
 const TWO_POW_53 = 2 ** 53;
 const HEX = "0123456789abcdef";
+/** "00", "01", … "99" as ASCII byte pairs: two digits per division. */
+const PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = ZERO + ((i / 10) | 0);
+  PAIRS[2 * i + 1] = ZERO + (i % 10);
+}
 
 /**
  * A reusable row: call the value methods in column order (each adds the separator it needs), then `end()`;
@@ -145,24 +151,35 @@ export class RowBuilder {
 
   private digits(value: number): void {
     const bytes = this.bytes;
+    if (value <= 0x7fffffff) {
+      // The digit count first, then the digits from the end, two per division: no reversal pass.
+      let n = value | 0;
+      let at = this.length + digitCount(n);
+      this.length = at;
+      while (n >= 100) {
+        const q = (n / 100) | 0;
+        const pair = 2 * (n - q * 100);
+        bytes[--at] = PAIRS[pair + 1];
+        bytes[--at] = PAIRS[pair];
+        n = q;
+      }
+      if (n >= 10) {
+        bytes[--at] = PAIRS[2 * n + 1];
+        bytes[--at] = PAIRS[2 * n];
+      } else {
+        bytes[--at] = ZERO + n;
+      }
+      return;
+    }
+    // Above 2^31, `%` and division of a multiple of 10 are exact on doubles where `n / 10` alone is not.
     const first = this.length;
     let at = first;
-    if (value <= 0x7fffffff) {
-      let n = value | 0;
-      do {
-        const q = (n / 10) | 0;
-        bytes[at++] = ZERO + n - q * 10;
-        n = q;
-      } while (n !== 0);
-    } else {
-      // Above 2^31, `%` and division of a multiple of 10 are exact on doubles where `n / 10` alone is not.
-      let n = value;
-      do {
-        const digit = n % 10;
-        bytes[at++] = ZERO + digit;
-        n = (n - digit) / 10;
-      } while (n !== 0);
-    }
+    let n = value;
+    do {
+      const digit = n % 10;
+      bytes[at++] = ZERO + digit;
+      n = (n - digit) / 10;
+    } while (n !== 0);
     this.length = at;
     for (let i = first, j = at - 1; i < j; i++, j--) {
       const t = bytes[i];
@@ -171,32 +188,51 @@ export class RowBuilder {
     }
   }
 
-  /** `.` and `value` as `width` digits with trailing zeros dropped; nothing when value is 0. */
+  /**
+   * `.` and `value` (1 ≤ value < 10^width, width 6 or 9) as `width` digits with trailing zeros dropped; nothing when
+   * value is 0. All digits are written, then the trailing zeros cut: fewer divisions than finding them first.
+   */
   private fraction(value: number, width: number): void {
     if (value === 0) return;
     // Below 10^9: int32 arithmetic, which V8 keeps off the slow floating-point remainder.
     let n = value | 0;
-    let w = width;
-    for (let q = (n / 10) | 0; n === q * 10; q = (n / 10) | 0) {
-      n = q;
-      w--;
-    }
     const bytes = this.bytes;
-    bytes[this.length++] = DOT;
-    const end = this.length + w;
-    for (let i = end - 1; i >= this.length; i--) {
-      const q = (n / 10) | 0;
-      bytes[i] = ZERO + n - q * 10;
+    bytes[this.length] = DOT;
+    const end = this.length + 1 + width;
+    let at = end;
+    for (let left = width; left > 1; left -= 2) {
+      const q = (n / 100) | 0;
+      const pair = 2 * (n - q * 100);
+      bytes[--at] = PAIRS[pair + 1];
+      bytes[--at] = PAIRS[pair];
       n = q;
     }
-    this.length = end;
+    if (width & 1) bytes[--at] = ZERO + n;
+    let last = end;
+    while (bytes[last - 1] === ZERO) last--;
+    this.length = last;
   }
 
   private dotted(bytes: Uint8Array, from: number): void {
+    const out = this.bytes;
+    let at = this.length;
     for (let i = 0; i < 4; i++) {
-      if (i > 0) this.bytes[this.length++] = DOT;
-      this.digits(bytes[from + i]);
+      if (i > 0) out[at++] = DOT;
+      const b = bytes[from + i];
+      if (b >= 100) {
+        const h = (b / 100) | 0;
+        const pair = 2 * (b - h * 100);
+        out[at++] = ZERO + h;
+        out[at++] = PAIRS[pair];
+        out[at++] = PAIRS[pair + 1];
+      } else if (b >= 10) {
+        out[at++] = PAIRS[2 * b];
+        out[at++] = PAIRS[2 * b + 1];
+      } else {
+        out[at++] = ZERO + b;
+      }
     }
+    this.length = at;
   }
 
   private ipv6(bytes: Uint8Array): void {
@@ -239,4 +275,10 @@ export class RowBuilder {
       this.dotted(bytes, 12);
     }
   }
+}
+
+/** Decimal digits of a non-negative int32. */
+function digitCount(n: number): number {
+  if (n < 100000) return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : 5;
+  return n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
 }
