@@ -50,7 +50,7 @@ export function parseEveAlertLine(
     throw badLine("is an alert without timestamp, addresses or alert fields", source);
   }
   const protocol = protocolNumber(event.proto);
-  const classification = alert.category ? classifications?.byDescription(alert.category) : undefined;
+  const rule = eveRule(alert, classifications);
   const icmp = event.icmp_type !== undefined;
   // flow_id is a 64-bit integer that JSON.parse would round, so it is taken from the text.
   const flowId = /"flow_id":\s*(\d+)/.exec(line)?.[1];
@@ -68,6 +68,34 @@ export function parseEveAlertLine(
     dst: formatIpAddress(dst),
     srcPort: icmp ? (event.icmp_type ?? 0) : (event.src_port ?? 0),
     dstPort: icmp ? (event.icmp_code ?? 0) : (event.dest_port ?? 0),
+    gid: rule.gid,
+    sid: rule.sid,
+    rev: rule.rev,
+    classId: rule.classId,
+    className: rule.className,
+    priority: rule.priority,
+    signature: rule.signature,
+    blocked: rule.blocked,
+  };
+  if (flowId) result.flowId = flowId;
+  if (flowStart) result.flowStart = flowStart;
+  // A reassembled or decapsulated packet has no number of its own; the wire packet that completed it has.
+  const packetNumber = event.pcap_cnt || event.tunnel?.pcap_cnt;
+  if (packetNumber) result.packetNumber = packetNumber;
+  if (packet && packet.length > 0) result.packet = { linkType: event.packet_info?.linktype ?? 1, data: packet };
+  return result;
+}
+
+/** What an EVE alert says about its rule (the "alert" object), with defaults for what it leaves out. */
+export type EveRule = Pick<
+  Alert,
+  "gid" | "sid" | "rev" | "classId" | "className" | "priority" | "signature" | "blocked"
+>;
+
+/** The rule of an EVE "alert" object; the classification table turns its category text into the classtype. */
+export function eveRule(alert: EveAlertObject, classifications?: ClassificationTable): EveRule {
+  const classification = alert.category ? classifications?.byDescription(alert.category) : undefined;
+  return {
     gid: alert.gid ?? 1,
     sid: alert.signature_id ?? 0,
     rev: alert.rev ?? 0,
@@ -77,13 +105,6 @@ export function parseEveAlertLine(
     signature: alert.signature ?? "",
     blocked: alert.action === "blocked",
   };
-  if (flowId) result.flowId = flowId;
-  if (flowStart) result.flowStart = flowStart;
-  // A reassembled or decapsulated packet has no number of its own; the wire packet that completed it has.
-  const packetNumber = event.pcap_cnt || event.tunnel?.pcap_cnt;
-  if (packetNumber) result.packetNumber = packetNumber;
-  if (packet && packet.length > 0) result.packet = { linkType: event.packet_info?.linktype ?? 1, data: packet };
-  return result;
 }
 
 /** Seconds of the last date-and-minute prefix parsed: EVE lines come in time order, so most share it. */
@@ -143,7 +164,7 @@ function digitsAt(text: string, from: number, to: number): number {
   return value;
 }
 
-function protocolNumber(proto: string | number | undefined): number {
+export function protocolNumber(proto: string | number | undefined): number {
   if (typeof proto === "number") return proto;
   if (!proto) return 0;
   const known = protocolNumbers[proto.toUpperCase()];
@@ -169,16 +190,19 @@ interface EveAlertEvent {
   proto?: string | number;
   pcap_cnt?: number;
   tunnel?: { pcap_cnt?: number };
-  alert?: {
-    action?: string;
-    gid?: number;
-    signature_id?: number;
-    rev?: number;
-    signature?: string;
-    category?: string;
-    severity?: number;
-  };
+  alert?: EveAlertObject;
   flow?: { start?: string };
   packet?: string;
   packet_info?: { linktype?: number };
+}
+
+/** EVE's "alert" object, as far as Tracemill reads it. */
+export interface EveAlertObject {
+  action?: string;
+  gid?: number;
+  signature_id?: number;
+  rev?: number;
+  signature?: string;
+  category?: string;
+  severity?: number;
 }

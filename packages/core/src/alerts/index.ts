@@ -1,9 +1,28 @@
-// Public surface of core/alerts: unified2 read/write, classification.config, EVE alert lines, the normalized Alert.
+// Public surface of core/alerts: unified2 read/write, classification.config, EVE alert lines (as text or bytes), the
+// normalized Alert.
 export { type Alert, alertFromUnified2Event } from "./alert.js";
 export { unified2RecordsFromAlert } from "./alert-to-unified2.js";
 export { decodeBase64 } from "./base64.js";
 export { type Classification, type ClassificationTable, parseClassificationConfig } from "./classification.js";
-export { type EveSource, parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
+export { type EveRule, type EveSource, parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
+export {
+  EveAlertFields,
+  EveAlertReader,
+  eveFlowKey,
+  eveFlowKeyOfText,
+  eveValueOf,
+} from "./eve-alert-scan.js";
+export {
+  ascii,
+  bytesEqual,
+  digitsValue,
+  EveTimeReader,
+  readIpAddress,
+  skipValue,
+  stringEnd,
+  type TimeOut,
+} from "./eve-bytes.js";
+export { writeUnified2Alert } from "./unified2-alert-writer.js";
 export {
   readUnified2,
   Unified2Reader,

@@ -1,5 +1,5 @@
 // Counts alerts per signature and per classtype for summary.json, in a stable order (most frequent first).
-import type { Alert } from "@tracemill/core";
+import type { EveRule } from "@tracemill/core";
 
 export interface SignatureCount {
   gid: number;
@@ -23,7 +23,7 @@ export class AlertCounter {
   private readonly bySignature = new Map<string, SignatureCount>();
   private readonly byClasstype = new Map<string, ClasstypeCount>();
 
-  add(alert: Alert): void {
+  add(alert: EveRule): void {
     this.total++;
     const signatureKey = `${alert.gid}:${alert.sid}`;
     const signature = this.bySignature.get(signatureKey);

@@ -1,72 +1,166 @@
-// Suricata's EVE flow records: read line by line, counted, and turned into the time intervals of alerted sessions.
-import fs from "node:fs";
-import { parseEveTimestamp, parseIpAddress } from "@tracemill/core";
+// Suricata's EVE flow records, read from bytes: counted, and the alerted ones turned into the time intervals of
+// their sessions. A line in an unexpected layout is read as text with patterns instead.
+import {
+  ascii,
+  bytesEqual,
+  digitsValue,
+  EveTimeReader,
+  eveFlowKey,
+  eveFlowKeyOfText,
+  eveValueOf,
+  parseEveTimestamp,
+  parseIpAddress,
+  readIpAddress,
+  skipValue,
+  stringEnd,
+  type TimeOut,
+} from "@tracemill/core";
 import type { AttackFlow } from "./attack-sessions.js";
+import { forEachLine } from "./line-tail.js";
 
-/** Calls `onLine` for every line of a text file (readline is several times slower on EVE-sized files). */
-export async function forEachLine(file: string, onLine: (line: string, number: number) => void): Promise<void> {
-  let rest = "";
-  let number = 0;
-  for await (const chunk of fs.createReadStream(file, { encoding: "utf8", highWaterMark: 4 * 1024 * 1024 })) {
-    const lines = (rest + (chunk as string)).split("\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) onLine(line, ++number);
+/** A flow id as alerts and flow records share it (see eveFlowKey). */
+export type FlowKey = number | string;
+
+const QUOTE = 34;
+const keys = {
+  flowId: ascii("flow_id"),
+  srcIp: ascii("src_ip"),
+  destIp: ascii("dest_ip"),
+  srcPort: ascii("src_port"),
+  destPort: ascii("dest_port"),
+  proto: ascii("proto"),
+  flow: ascii("flow"),
+  start: ascii("start"),
+  end: ascii("end"),
+};
+
+export class EveFlowReader {
+  /** TCP and UDP flow records read (Suricata's sessions). */
+  sessions = 0;
+  private readonly times = new EveTimeReader();
+  private readonly time: TimeOut = { sec: 0, nsec: 0 };
+  private readonly address = new Uint8Array(16);
+
+  /** Reads the flow record b[start, end); when its flow id is in `wanted`, gives its interval to `onFlow`. */
+  read(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    wanted: ReadonlyMap<FlowKey, unknown> | ReadonlySet<FlowKey>,
+    onFlow: (id: FlowKey, flow: AttackFlow) => void,
+  ): void {
+    // Top-level members up to the flow object: id and protocol always, the rest only for a wanted flow.
+    let id: FlowKey | undefined;
+    let protocol = 0;
+    let protoSeen = false;
+    let src = -1;
+    let dst = -1;
+    let srcPort = -1;
+    let dstPort = -1;
+    let flowFrom = -1;
+    let flowTo = -1;
+    let i = start + 1;
+    let ok = b[start] === 123;
+    while (ok && flowFrom < 0) {
+      const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
+      const v = keyEnd + 2;
+      const next = keyEnd < 0 || b[keyEnd + 1] !== 58 ? -1 : skipValue(b, v, end);
+      if (next < 0) {
+        ok = false;
+        break;
+      }
+      const k = i + 1;
+      if (bytesEqual(b, k, keyEnd, keys.flowId)) id = eveFlowKey(b, v, next);
+      else if (bytesEqual(b, k, keyEnd, keys.proto)) {
+        protoSeen = true;
+        protocol = b[v] === QUOTE ? protocolOf(b, v + 1, next - 1) : -1;
+      } else if (bytesEqual(b, k, keyEnd, keys.srcIp)) src = v;
+      else if (bytesEqual(b, k, keyEnd, keys.destIp)) dst = v;
+      else if (bytesEqual(b, k, keyEnd, keys.srcPort)) srcPort = digitsValue(b, v, next);
+      else if (bytesEqual(b, k, keyEnd, keys.destPort)) dstPort = digitsValue(b, v, next);
+      else if (bytesEqual(b, k, keyEnd, keys.flow) && b[v] === 123) {
+        flowFrom = v;
+        flowTo = next;
+      }
+      if (b[next] === 44) i = next + 1;
+      else if (next !== end - 1) ok = false;
+      else break;
+    }
+    if (!ok || id === undefined || !protoSeen || src < 0 || dst < 0) {
+      this.readText(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8"), wanted, onFlow);
+      return;
+    }
+    if (protocol === 6 || protocol === 17) this.sessions++;
+    if (!wanted.has(id)) return;
+    const srcBytes = this.addressAt(b, src, end);
+    const dstBytes = this.addressAt(b, dst, end);
+    const startUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.start), flowTo);
+    const endUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.end), flowTo);
+    if (!srcBytes || !dstBytes || startUs < 0 || endUs < 0) return;
+    onFlow(id, {
+      protocol,
+      src: srcBytes,
+      srcPort: Math.max(srcPort, 0),
+      dst: dstBytes,
+      dstPort: Math.max(dstPort, 0),
+      startUs,
+      endUs,
+    });
   }
-  if (rest !== "") onLine(rest, ++number);
+
+  /** The slow way, for a line of another layout: patterns over its text (first matches, as in the fast way). */
+  private readText(
+    text: string,
+    wanted: ReadonlyMap<FlowKey, unknown> | ReadonlySet<FlowKey>,
+    onFlow: (id: FlowKey, flow: AttackFlow) => void,
+  ): void {
+    if (text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"')) this.sessions++;
+    const idText = /"flow_id":(\d+)/.exec(text)?.[1];
+    const id = idText === undefined ? undefined : eveFlowKeyOfText(idText);
+    if (id === undefined || !wanted.has(id)) return;
+    const src = parseIpAddress(/"src_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
+    const dst = parseIpAddress(/"dest_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
+    const start = parseEveTimestamp(/"start":"([^"]+)"/.exec(text)?.[1] ?? "");
+    const end = parseEveTimestamp(/"end":"([^"]+)"/.exec(text)?.[1] ?? "");
+    if (!src || !dst || !start || !end) return;
+    const proto = /"proto":"([^"]+)"/.exec(text)?.[1];
+    onFlow(id, {
+      protocol: proto === "TCP" ? 6 : proto === "UDP" ? 17 : -1,
+      src,
+      srcPort: Number(/"src_port":(\d+)/.exec(text)?.[1] ?? 0),
+      dst,
+      dstPort: Number(/"dest_port":(\d+)/.exec(text)?.[1] ?? 0),
+      startUs: toUs(start),
+      endUs: toUs(end),
+    });
+  }
+
+  private addressAt(b: Uint8Array, at: number, end: number): Uint8Array | undefined {
+    const close = b[at] === QUOTE ? stringEnd(b, at + 1, end) : -1;
+    const length = close < 0 ? -1 : readIpAddress(b, at + 1, close, this.address);
+    return length < 0 ? undefined : this.address.slice(0, length);
+  }
+
+  private timeAt(b: Uint8Array, at: number, end: number): number {
+    const close = at >= 0 && b[at] === QUOTE ? stringEnd(b, at + 1, end) : -1;
+    if (close < 0 || !this.times.read(b, at + 1, close, this.time)) return -1;
+    return this.time.sec * 1_000_000 + Math.floor(this.time.nsec / 1000);
+  }
 }
 
-export interface EveFlows {
-  /** The flow records whose flow_id was asked for, as time intervals in microseconds. */
-  flows: Map<string, AttackFlow>;
-  /** TCP and UDP flow records in the file (Suricata's sessions). */
-  sessions: number;
+function protocolOf(b: Uint8Array, from: number, to: number): number {
+  if (to - from !== 3) return -1;
+  if (b[from] === 84 && b[from + 1] === 67 && b[from + 2] === 80) return 6;
+  if (b[from] === 85 && b[from + 1] === 68 && b[from + 2] === 80) return 17;
+  return -1;
 }
 
-/** True for the flow record of a TCP or UDP flow (a session, as the split counts them). */
-export function isSessionFlowLine(text: string): boolean {
-  return text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"');
-}
-
-/** The flow id of an EVE line (64-bit, as text). */
-export function eveFlowId(text: string): string | undefined {
-  return /"flow_id":(\d+)/.exec(text)?.[1];
-}
-
-/**
- * One EVE flow record as a time interval in microseconds; undefined when it lacks what that needs. Read with
- * patterns, not JSON.parse: a flow record's first src_ip, ports, proto, start and end are its own (nothing nested
- * before them repeats those names), and this runs for every alerted flow.
- */
-export function parseFlowLine(text: string): AttackFlow | undefined {
-  const src = parseIpAddress(/"src_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
-  const dst = parseIpAddress(/"dest_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
-  const start = parseEveTimestamp(/"start":"([^"]+)"/.exec(text)?.[1] ?? "");
-  const end = parseEveTimestamp(/"end":"([^"]+)"/.exec(text)?.[1] ?? "");
-  if (!src || !dst || !start || !end) return undefined;
-  const proto = /"proto":"([^"]+)"/.exec(text)?.[1];
-  return {
-    protocol: proto === "TCP" ? 6 : proto === "UDP" ? 17 : -1,
-    src,
-    srcPort: Number(/"src_port":(\d+)/.exec(text)?.[1] ?? 0),
-    dst,
-    dstPort: Number(/"dest_port":(\d+)/.exec(text)?.[1] ?? 0),
-    startUs: toUs(start),
-    endUs: toUs(end),
-  };
-}
-
-/** Reads the EVE flow records: all are counted, those in `flowIds` are returned. */
-export async function readEveFlows(file: string, flowIds: Set<string>): Promise<EveFlows> {
-  const flows = new Map<string, AttackFlow>();
-  let sessions = 0;
-  await forEachLine(file, (text) => {
-    if (isSessionFlowLine(text)) sessions++;
-    const id = flowIds.size > 0 ? eveFlowId(text) : undefined;
-    if (!id || !flowIds.has(id)) return;
-    const flow = parseFlowLine(text);
-    if (flow) flows.set(id, flow);
-  });
-  return { flows, sessions };
+/** Reads a file of EVE flow records; returns the intervals of the flows in `flowIds`. */
+export async function readEveFlows(file: string, flowIds: ReadonlySet<FlowKey>): Promise<Map<FlowKey, AttackFlow>> {
+  const flows = new Map<FlowKey, AttackFlow>();
+  const reader = new EveFlowReader();
+  await forEachLine(file, (b, start, end) => reader.read(b, start, end, flowIds, (id, flow) => flows.set(id, flow)));
+  return flows;
 }
 
 export function toUs(ts: { tsSec: number; tsNsec: number }): number {

@@ -1,4 +1,5 @@
-// LineTail: lines appended by a running writer arrive whole, split UTF-8 included, the last one without a newline too.
+// LineTail: lines appended by a running writer arrive whole, split UTF-8 included, the last one without a newline too,
+// and a line longer than the read buffer.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +12,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 it("delivers complete lines as the file grows", async () => {
   const file = path.join(dir, "eve.json");
   const lines: [string, number][] = [];
-  const tail = new LineTail(file, (line, number) => lines.push([line, number]));
+  const tail = new LineTail(file, (bytes, start, end, number) =>
+    lines.push([bytes.toString("utf8", start, end), number]),
+  );
   await tail.poll();
   expect(lines).toEqual([]);
   const euro = Buffer.from("€");
@@ -26,4 +29,14 @@ it("delivers complete lines as the file grows", async () => {
   ]);
   await tail.finish();
   expect(lines.at(-1)).toEqual(["three", 3]);
+});
+
+it("delivers a line longer than its read buffer", async () => {
+  const file = path.join(dir, "long.json");
+  const long = "x".repeat(9 * 1024 * 1024);
+  fs.writeFileSync(file, `a\n${long}\nb\n`);
+  const lengths: number[] = [];
+  const tail = new LineTail(file, (_bytes, start, end) => lengths.push(end - start));
+  await tail.finish();
+  expect(lengths).toEqual([1, long.length, 1]);
 });

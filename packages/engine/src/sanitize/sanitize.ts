@@ -3,17 +3,11 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  type Alert,
-  parseClassificationConfig,
-  parseEveAlertLine,
-  parseIpAddress,
-  TracemillError,
-} from "@tracemill/core";
+import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
-import { eveFlowId, isSessionFlowLine, parseFlowLine, readEveFlows, toUs } from "./eve-files.js";
+import { EveFlowReader, type FlowKey, readEveFlows } from "./eve-files.js";
 import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
@@ -77,6 +71,9 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     const sessions = new AttackSessions();
     const counter = new AlertCounter();
     const passes: PassReport[] = [];
+    const alerts = new EveAlertReader(classifications, (bytes) =>
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"),
+    );
     let suricata: SuricataRun | undefined;
     let unsessioned = 0;
     let inputSessions = 0;
@@ -89,15 +86,15 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         pass === 1 ? 0 : 60,
         pass === 1 ? "running Suricata" : `running Suricata on the clean capture (${pass})`,
       );
-      const fallback = new Map<string, AttackFlow>();
+      const fallback = new Map<FlowKey, AttackFlow>();
       const report: PassReport = { capture: pass === 1 ? "input" : "clean", suricataSeconds: 0, alerts: 0, counted: 0 };
-      const onAlert = (alert: Alert) => {
+      const onAlert = (alert: EveAlertFields) => {
         report.alerts++;
-        counter.add(alert);
+        counter.add(alert.rule);
         u2.write(alert);
-        if (alert.priority > minSeverity) return;
+        if (alert.rule.priority > minSeverity) return;
         report.counted++;
-        if (alert.flowId) fallback.set(alert.flowId, fallbackFlow(alert));
+        if (alert.flowId !== undefined) fallback.set(alert.flowId, fallbackFlow(alert));
         else unsessioned++;
         if (alert.packetNumber) {
           sessions.addPacketNumber(cleanIndex ? cleanIndex[alert.packetNumber - 1] + 1 : alert.packetNumber);
@@ -107,33 +104,27 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       const eveFile = path.join(dir, "eve.json");
       // Flow records are kept as they come for flows already alerted; the few whose alert line was read after
       // their flow record are looked up in a second reading of the file.
-      const flows = new Map<string, AttackFlow>();
-      let total = 0;
+      const flows = new Map<FlowKey, AttackFlow>();
+      const flowReader = new EveFlowReader();
+      const keepFlow = (id: FlowKey, flow: AttackFlow) => flows.set(id, flow);
       suricata = await runSuricataOnCapture(
         target,
         setup,
         dir,
-        (text, line) => {
-          const alert = parseEveAlertLine(text, classifications, { file: eveFile, line });
+        (bytes, start, end, line) => {
+          const alert = alerts.read(bytes, start, end, { file: eveFile, line });
           if (alert) onAlert(alert);
         },
-        (text) => {
-          if (isSessionFlowLine(text)) total++;
-          const id = fallback.size > 0 ? eveFlowId(text) : undefined;
-          if (id && fallback.has(id)) {
-            const flow = parseFlowLine(text);
-            if (flow) flows.set(id, flow);
-          }
-        },
+        (bytes, start, end) => flowReader.read(bytes, start, end, fallback, keepFlow),
       );
       report.suricataSeconds = suricata.seconds;
       if (pass === 1) {
-        inputSessions = total;
-        await fs.copyFile(suricata.eveFile, eveOut);
+        inputSessions = flowReader.sessions;
+        await moveFile(suricata.eveFile, eveOut);
       } else await fs.appendFile(eveOut, await fs.readFile(suricata.eveFile));
       const missing = new Set([...fallback.keys()].filter((id) => !flows.has(id)));
       if (missing.size > 0) {
-        for (const [id, flow] of (await readEveFlows(suricata.flowsFile, missing)).flows) flows.set(id, flow);
+        for (const [id, flow] of await readEveFlows(suricata.flowsFile, missing)) flows.set(id, flow);
       }
       for (const [id, flow] of fallback) sessions.addFlow(flows.get(id) ?? flow);
       passes.push(report);
@@ -256,16 +247,26 @@ async function resolveSetup(options: SanitizeOptions, signal?: AbortSignal): Pro
 }
 
 /** The alert's own tuple from its flow's start on: used when Suricata wrote no flow record for it. */
-function fallbackFlow(alert: Alert): AttackFlow {
+function fallbackFlow(alert: EveAlertFields): AttackFlow {
   return {
     protocol: alert.protocol,
-    src: parseIpAddress(alert.src) ?? new Uint8Array(4),
+    src: alert.src.slice(0, alert.addressLength),
     srcPort: alert.srcPort,
-    dst: parseIpAddress(alert.dst) ?? new Uint8Array(4),
+    dst: alert.dst.slice(0, alert.addressLength),
     dstPort: alert.dstPort,
-    startUs: alert.flowStart ? toUs(alert.flowStart) : toUs(alert),
+    startUs: alert.flowStartUs,
     endUs: Number.POSITIVE_INFINITY,
   };
+}
+
+/** Moves a file of the temporary directory into the output, copying when they are on different file systems. */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await fs.rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    await fs.copyFile(from, to);
+  }
 }
 
 function round(seconds: number): number {

@@ -1,7 +1,7 @@
 // One offline Suricata run over a capture with Tracemill's generated configuration, in a directory of its own.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { LineTail } from "./line-tail.js";
+import { type LineHandler, LineTail } from "./line-tail.js";
 import { runSuricataProcess, type SuricataProcessOptions } from "./run-suricata.js";
 import { eveAlertsFile, eveFlowsFile, suricataConfig } from "./suricata-config.js";
 
@@ -32,8 +32,8 @@ export async function runSuricataOnCapture(
   capture: string,
   setup: SuricataRunSetup,
   workDir: string,
-  onEveLine?: (line: string, number: number) => void,
-  onFlowLine?: (line: string, number: number) => void,
+  onEveLine?: LineHandler,
+  onFlowLine?: LineHandler,
 ): Promise<SuricataRun> {
   await fs.mkdir(workDir, { recursive: true });
   const config = path.join(workDir, "suricata.yaml");

@@ -1,10 +1,10 @@
 // Writes alerts.u2: one event record per alert (104 IPv4 / 105 IPv6) and a packet record when EVE carried the packet.
 import fs from "node:fs";
-import { type Alert, ByteBatch, encodeUnified2Record, unified2RecordsFromAlert } from "@tracemill/core";
+import { ByteBatch, type EveAlertFields, writeUnified2Alert } from "@tracemill/core";
 
 export class Unified2File {
   private readonly stream: fs.WriteStream;
-  /** Records are gathered into large chunks: one write per record would cost more than encoding them. */
+  /** Records are encoded straight into large chunks: one write per record would cost more than encoding them. */
   private readonly batch: ByteBatch;
   private eventId = 0;
   /** Alerts unified2 cannot hold (no IP addresses): counted, not written. */
@@ -12,24 +12,20 @@ export class Unified2File {
 
   constructor(file: string) {
     this.stream = fs.createWriteStream(file);
-    this.batch = new ByteBatch((chunk) => {
-      this.stream.write(chunk);
-    });
+    this.batch = new ByteBatch(
+      (chunk) => {
+        this.stream.write(chunk);
+      },
+      4 * 1024 * 1024,
+    );
   }
 
-  write(alert: Alert): void {
-    let records: ReturnType<typeof unified2RecordsFromAlert>;
-    try {
-      records = unified2RecordsFromAlert(alert, this.eventId + 1);
-    } catch {
+  write(alert: EveAlertFields): void {
+    if (alert.addressLength !== 4 && alert.addressLength !== 16) {
       this.skipped++;
       return;
     }
-    this.eventId++;
-    for (const record of records) {
-      const bytes = encodeUnified2Record(record);
-      this.batch.buf.set(bytes, this.batch.reserve(bytes.length));
-    }
+    writeUnified2Alert(this.batch, alert, ++this.eventId);
   }
 
   close(): Promise<void> {

@@ -1,0 +1,138 @@
+// EVE alerts read from bytes: the same values as parseEveAlertLine on every layout (fast way or not), and the same
+// unified2 bytes as the record encoder, also across chunk boundaries.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ByteBatch } from "../capture/byte-batch.js";
+import { parseIpAddress } from "../net/ip-address.js";
+import { unified2RecordsFromAlert } from "./alert-to-unified2.js";
+import { parseClassificationConfig } from "./classification.js";
+import { parseEveAlertLine } from "./eve-alert.js";
+import { type EveAlertFields, EveAlertReader } from "./eve-alert-scan.js";
+import { writeUnified2Alert } from "./unified2-alert-writer.js";
+import { encodeUnified2Record } from "./unified2-writer.js";
+
+const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/alerts");
+const classifications = parseClassificationConfig(
+  fs.readFileSync(path.join(fixtures, "classification.config"), "utf8"),
+);
+const real = ["eve-bug-28.json", "eve-layouts.json"].flatMap((f) =>
+  fs.readFileSync(path.join(fixtures, f), "utf8").trim().split("\n"),
+);
+const tcp = real.find((l) => l.includes('"signature_id":1100') || l.includes('"dest_port":25')) as string;
+// Variants Suricata may write too: escapes, other actions and categories, spacing, an escaped "/" in base64.
+const variants = [
+  tcp.replace('"action":"allowed"', '"action":"blocked"'),
+  tcp.replace(/"signature":"[^"]*"/, '"signature":"quote \\" and \\u00e9 and } {"'),
+  tcp.replace(/"category":"[^"]*"/, '"category":"A Network Trojan was detected"'),
+  tcp.replace(/"category":"[^"]*",/, ""),
+  tcp.replace(/"severity":\d+/, '"severity":1'),
+  tcp.replace(/"packet":"([^"]{4})/, '"packet":"$1\\/'),
+  tcp.replace(/"packet":"[^"]*"/, '"packet":"not base64!"'),
+  tcp.replace(/,"packet_info":\{[^}]*\}/, ""),
+  tcp.replace(/,"pcap_cnt":\d+/, ""),
+  tcp.replace(/"flow_id":\d+/, '"flow_id":123456789012345678901'),
+  tcp.replace(/"start":"[^"]*"/, '"start":"2015-04-15T22:35:59.000001+0200"'),
+  tcp.replace(/"timestamp":"[^"]*"/, '"timestamp":"2015-04-15T22:36:06.5+0000"'),
+  tcp.replace(/"src_ip":"[^"]*"/, '"src_ip":"2001:db8::1"').replace(/"dest_ip":"[^"]*"/, '"dest_ip":"2001:db8::2"'),
+  tcp.replace(/,"/g, ', "').replace(/":/g, '": '),
+  tcp.replace('"event_type":"alert"', '"event_type":"flow"'),
+  `${tcp}\r`,
+  "",
+];
+
+/** What the reader must give for a line, from the reference parser. */
+function expected(line: string) {
+  const alert = parseEveAlertLine(line, classifications);
+  if (!alert) return undefined;
+  const start = alert.flowStart ?? alert;
+  return {
+    tsSec: alert.tsSec,
+    tsNsec: alert.tsNsec,
+    protocol: alert.protocol,
+    srcPort: alert.srcPort,
+    dstPort: alert.dstPort,
+    src: [...(parseIpAddress(alert.src) as Uint8Array)],
+    dst: [...(parseIpAddress(alert.dst) as Uint8Array)],
+    rule: {
+      gid: alert.gid,
+      sid: alert.sid,
+      rev: alert.rev,
+      classId: alert.classId,
+      className: alert.className,
+      priority: alert.priority,
+      signature: alert.signature,
+      blocked: alert.blocked,
+    },
+    flowId: alert.flowId === undefined ? undefined : alert.flowId.length > 16 ? alert.flowId : Number(alert.flowId),
+    flowStartUs: start.tsSec * 1_000_000 + Math.floor(start.tsNsec / 1000),
+    packetNumber: alert.packetNumber ?? 0,
+    packet: [...(alert.packet?.data ?? [])],
+    linkType: alert.packet?.linkType ?? 1,
+  };
+}
+
+function actual(f: EveAlertFields | undefined) {
+  if (!f) return undefined;
+  return {
+    tsSec: f.tsSec,
+    tsNsec: f.tsNsec,
+    protocol: f.protocol,
+    srcPort: f.srcPort,
+    dstPort: f.dstPort,
+    src: [...f.src.subarray(0, f.addressLength)],
+    dst: [...f.dst.subarray(0, f.addressLength)],
+    rule: { ...f.rule },
+    flowId: f.flowId,
+    flowStartUs: f.flowStartUs,
+    packetNumber: f.packetNumber,
+    packet: [...f.packet],
+    linkType: f.linkType,
+  };
+}
+
+describe("EveAlertReader", () => {
+  it("reads every line as parseEveAlertLine does, twice in a row (rules and timestamps cached)", () => {
+    const reader = new EveAlertReader(classifications);
+    const lines = [...real, ...variants];
+    // Two variants and the fixture's flow record are not alerts.
+    expect(lines.filter((l) => parseEveAlertLine(l, classifications)).length).toBe(lines.length - 3);
+    for (const round of [1, 2]) {
+      for (const line of lines) {
+        // Lines sit inside a larger buffer, as they do in a read chunk.
+        const bytes = new TextEncoder().encode(`x\n${line}\n{"y":1}`);
+        const end = bytes.length - 8;
+        expect([round, line, actual(reader.read(bytes, 2, end))]).toEqual([round, line, expected(line)]);
+      }
+    }
+  });
+
+  it("throws for a broken alert line as parseEveAlertLine does", () => {
+    const broken = tcp.replace(/"src_ip":"[^"]*"/, '"src_ip":"1.2.3"');
+    const bytes = new TextEncoder().encode(broken);
+    expect(() => new EveAlertReader().read(bytes, 0, bytes.length, { file: "eve.json", line: 7 })).toThrow(
+      /eve.json, line 7 is an alert without timestamp, addresses or alert fields/,
+    );
+  });
+});
+
+describe("writeUnified2Alert", () => {
+  it("writes the bytes of the record encoder, records split over many small chunks", () => {
+    const chunks: Uint8Array[] = [];
+    const batch = new ByteBatch((chunk) => chunks.push(chunk), 200);
+    const reader = new EveAlertReader(classifications);
+    const reference: Uint8Array[] = [];
+    let eventId = 0;
+    for (const line of [...real, ...variants, ...real]) {
+      const alert = parseEveAlertLine(line, classifications);
+      if (!alert) continue;
+      eventId++;
+      for (const record of unified2RecordsFromAlert(alert, eventId)) reference.push(encodeUnified2Record(record));
+      const bytes = new TextEncoder().encode(line);
+      writeUnified2Alert(batch, reader.read(bytes, 0, bytes.length) as EveAlertFields, eventId);
+    }
+    batch.flush();
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(Buffer.concat(chunks).equals(Buffer.concat(reference))).toBe(true);
+  });
+});

@@ -1,0 +1,304 @@
+// Reads Suricata's EVE alert lines from bytes into one reused record, for sanitization's hundreds of thousands of
+// alerts: no line string and no JSON object per alert, and each distinct rule object parsed once. A line it does not
+// expect (escapes, tunnels, other layouts) goes through parseEveAlertLine, so both ways give the same values.
+import { decodeUtf8 } from "../capture/utf8.js";
+import { parseIpAddress } from "../net/ip-address.js";
+import type { Alert } from "./alert.js";
+import { decodeBase64Bytes } from "./base64.js";
+import type { ClassificationTable } from "./classification.js";
+import { type EveRule, type EveSource, eveRule, parseEveAlertLine, protocolNumber } from "./eve-alert.js";
+import {
+  ascii,
+  asciiText,
+  bytesEqual,
+  digitsValue,
+  EveTimeReader,
+  readIpAddress,
+  skipValue,
+  stringEnd,
+  type TimeOut,
+} from "./eve-bytes.js";
+
+const QUOTE = 34;
+const empty = new Uint8Array(0);
+const noRule: EveRule = {
+  gid: 1,
+  sid: 0,
+  rev: 0,
+  classId: 0,
+  className: "",
+  priority: 3,
+  signature: "",
+  blocked: false,
+};
+
+/** One alert as sanitization needs it; the reader fills the same object for every line. */
+export class EveAlertFields {
+  tsSec = 0;
+  tsNsec = 0;
+  protocol = 0;
+  /** Ports, or ICMP type and code (as unified2 stores them). */
+  srcPort = 0;
+  dstPort = 0;
+  /** Address bytes: the first `addressLength` (4 or 16) bytes. */
+  readonly src = new Uint8Array(16);
+  readonly dst = new Uint8Array(16);
+  addressLength = 4;
+  /** Shared by every alert with the same EVE "alert" object: do not modify. */
+  rule: EveRule = noRule;
+  /** Suricata's flow id (see eveFlowKey); undefined when the line has none. */
+  flowId: number | string | undefined;
+  /** Start of the alert's flow (EVE flow.start), else the alert's own time, in microseconds. */
+  flowStartUs = 0;
+  /** 1-based packet number (pcap_cnt, else tunnel.pcap_cnt); 0 when none. */
+  packetNumber = 0;
+  /** The alerted packet's bytes (valid until the next line), empty when EVE carried none, and its link type. */
+  packet: Uint8Array = empty;
+  linkType = 1;
+}
+
+/**
+ * A flow id as a map key: the number when a double holds it exactly (Suricata's ids do), else the decimal text.
+ * Alert and flow records must both go through this for their keys to meet.
+ */
+export function eveFlowKey(b: Uint8Array, from: number, to: number): number | string | undefined {
+  const value = digitsValue(b, from, to);
+  if (value >= 0) return value;
+  for (let i = from; i < to; i++) if (b[i] < 48 || b[i] > 57) return undefined;
+  return to > from ? (asciiText(b, from, to) as string) : undefined;
+}
+
+/** As eveFlowKey, for the decimal text parseEveAlertLine keeps. */
+export function eveFlowKeyOfText(text: string): number | string {
+  const value = Number(text);
+  return Number.isSafeInteger(value) && text.length <= 16 ? value : text;
+}
+
+const keys = {
+  timestamp: ascii("timestamp"),
+  flowId: ascii("flow_id"),
+  pcapCnt: ascii("pcap_cnt"),
+  eventType: ascii("event_type"),
+  srcIp: ascii("src_ip"),
+  destIp: ascii("dest_ip"),
+  srcPort: ascii("src_port"),
+  destPort: ascii("dest_port"),
+  proto: ascii("proto"),
+  icmpType: ascii("icmp_type"),
+  icmpCode: ascii("icmp_code"),
+  alert: ascii("alert"),
+  flow: ascii("flow"),
+  packet: ascii("packet"),
+  packetInfo: ascii("packet_info"),
+  tunnel: ascii("tunnel"),
+  start: ascii("start"),
+  linktype: ascii("linktype"),
+};
+const alertText = ascii("alert");
+const tcp = ascii("TCP");
+const udp = ascii("UDP");
+
+export class EveAlertReader {
+  readonly fields = new EveAlertFields();
+  private readonly times = new EveTimeReader();
+  private readonly flowTimes = new EveTimeReader();
+  private readonly time: TimeOut = { sec: 0, nsec: 0 };
+  private readonly rules = new Map<number, { bytes: Uint8Array; rule: EveRule }>();
+  private scratch = new Uint8Array(4096);
+
+  /** `decode` turns a line's bytes into text for the lines read the slow way (default: the core's UTF-8 decoder). */
+  constructor(
+    private readonly classifications?: ClassificationTable,
+    private readonly decode: (bytes: Uint8Array) => string = decodeUtf8,
+  ) {}
+
+  /**
+   * Reads the line b[start, end): the fields (reused: copy what must outlive the next call), undefined for events
+   * other than alerts. Throws BAD_INPUT as parseEveAlertLine does.
+   */
+  read(b: Uint8Array, start: number, end: number, source: EveSource = {}): EveAlertFields | undefined {
+    if (this.scan(b, start, end)) return this.fields;
+    const alert = parseEveAlertLine(this.decode(b.subarray(start, end)), this.classifications, source);
+    if (!alert) return undefined;
+    this.fromAlert(alert);
+    return this.fields;
+  }
+
+  /** The fast way: Suricata's compact layout only; false for anything else (the slow way then reads the line). */
+  private scan(b: Uint8Array, start: number, end: number): boolean {
+    const f = this.fields;
+    const t = this.time;
+    if (b[start] !== 123 || b[end - 1] !== 125) return false;
+    let haveTime = false;
+    let isAlert = false;
+    let srcLength = -1;
+    let dstLength = -1;
+    let srcPort = 0;
+    let dstPort = 0;
+    let icmpType = -1;
+    let icmpCode = 0;
+    let protocol = 0;
+    let pcapCnt = 0;
+    let alertFrom = -1;
+    let alertTo = -1;
+    let flowStartUs = -1;
+    let packetFrom = -1;
+    let packetTo = -1;
+    let linkType = -1;
+    f.flowId = undefined;
+    let i = start + 1;
+    for (;;) {
+      if (b[i] !== QUOTE) return false;
+      const keyEnd = stringEnd(b, i + 1, end);
+      if (keyEnd < 0 || b[keyEnd + 1] !== 58) return false;
+      const v = keyEnd + 2;
+      const next = skipValue(b, v, end);
+      if (next < 0) return false;
+      const k0 = i + 1;
+      const isString = b[v] === QUOTE;
+      if (bytesEqual(b, k0, keyEnd, keys.timestamp)) {
+        if (!isString || !this.times.read(b, v + 1, next - 1, t)) return false;
+        f.tsSec = t.sec;
+        f.tsNsec = t.nsec;
+        haveTime = true;
+      } else if (bytesEqual(b, k0, keyEnd, keys.flowId)) {
+        f.flowId = eveFlowKey(b, v, next);
+        if (f.flowId === undefined) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.pcapCnt)) {
+        pcapCnt = digitsValue(b, v, next);
+        if (pcapCnt < 0) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.eventType)) {
+        if (!isString || !bytesEqual(b, v + 1, next - 1, alertText)) return false;
+        isAlert = true;
+      } else if (bytesEqual(b, k0, keyEnd, keys.srcIp)) {
+        if (!isString) return false;
+        srcLength = readIpAddress(b, v + 1, next - 1, f.src);
+      } else if (bytesEqual(b, k0, keyEnd, keys.destIp)) {
+        if (!isString) return false;
+        dstLength = readIpAddress(b, v + 1, next - 1, f.dst);
+      } else if (bytesEqual(b, k0, keyEnd, keys.srcPort)) {
+        srcPort = digitsValue(b, v, next);
+        if (srcPort < 0) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.destPort)) {
+        dstPort = digitsValue(b, v, next);
+        if (dstPort < 0) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.proto)) {
+        if (!isString) return false;
+        if (bytesEqual(b, v + 1, next - 1, tcp)) protocol = 6;
+        else if (bytesEqual(b, v + 1, next - 1, udp)) protocol = 17;
+        else {
+          const text = asciiText(b, v + 1, next - 1);
+          if (text === undefined) return false;
+          protocol = protocolNumber(text);
+        }
+      } else if (bytesEqual(b, k0, keyEnd, keys.icmpType)) {
+        icmpType = digitsValue(b, v, next);
+        if (icmpType < 0) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.icmpCode)) {
+        icmpCode = digitsValue(b, v, next);
+        if (icmpCode < 0) return false;
+      } else if (bytesEqual(b, k0, keyEnd, keys.alert)) {
+        if (b[v] !== 123) return false;
+        alertFrom = v;
+        alertTo = next;
+      } else if (bytesEqual(b, k0, keyEnd, keys.flow)) {
+        if (b[v] !== 123) return false;
+        const s = eveValueOf(b, v, next, keys.start);
+        if (s >= 0) {
+          const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
+          if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
+          flowStartUs = t.sec * 1_000_000 + Math.floor(t.nsec / 1000);
+        }
+      } else if (bytesEqual(b, k0, keyEnd, keys.packet)) {
+        if (!isString) return false;
+        packetFrom = v + 1;
+        packetTo = next - 1;
+      } else if (bytesEqual(b, k0, keyEnd, keys.packetInfo)) {
+        if (b[v] !== 123) return false;
+        const l = eveValueOf(b, v, next, keys.linktype);
+        if (l >= 0) {
+          linkType = digitsValue(b, l, skipValue(b, l, next));
+          if (linkType < 0) return false;
+        }
+      } else if (bytesEqual(b, k0, keyEnd, keys.tunnel)) return false;
+      if (b[next] === 44) i = next + 1;
+      else if (next === end - 1) break;
+      else return false;
+    }
+    if (!haveTime || !isAlert || srcLength < 0 || srcLength !== dstLength || alertFrom < 0) return false;
+    const rule = this.ruleOf(b, alertFrom, alertTo);
+    if (!rule) return false;
+    let packet = empty;
+    if (packetFrom >= 0 && linkType >= 0) {
+      if (this.scratch.length < packetTo - packetFrom) this.scratch = new Uint8Array(packetTo - packetFrom);
+      const n = decodeBase64Bytes(b, packetFrom, packetTo, this.scratch);
+      // An escaped "/" is valid JSON the slow way unescapes; anything else not base64 means no packet either way.
+      if (n < 0 && b.subarray(packetFrom, packetTo).includes(92)) return false;
+      if (n > 0) packet = this.scratch.subarray(0, n);
+    }
+    f.addressLength = srcLength;
+    f.protocol = protocol;
+    f.srcPort = icmpType >= 0 ? icmpType : srcPort;
+    f.dstPort = icmpType >= 0 ? icmpCode : dstPort;
+    f.rule = rule;
+    f.flowStartUs = flowStartUs >= 0 ? flowStartUs : f.tsSec * 1_000_000 + Math.floor(f.tsNsec / 1000);
+    f.packetNumber = pcapCnt;
+    f.packet = packet;
+    f.linkType = linkType >= 0 ? linkType : 1;
+    return true;
+  }
+
+  /** The rule of an "alert" object b[from, to), parsed once per distinct text. */
+  private ruleOf(b: Uint8Array, from: number, to: number): EveRule | undefined {
+    let hash = 0x811c9dc5;
+    for (let i = from; i < to; i++) hash = Math.imul(hash ^ b[i], 16777619);
+    const known = this.rules.get(hash);
+    if (known && bytesEqual(b, from, to, known.bytes)) return known.rule;
+    let object: unknown;
+    try {
+      object = JSON.parse(this.decode(b.subarray(from, to)));
+    } catch {
+      return undefined;
+    }
+    if (typeof object !== "object" || object === null) return undefined;
+    const rule = eveRule(object, this.classifications);
+    this.rules.set(hash, { bytes: b.slice(from, to), rule });
+    return rule;
+  }
+
+  private fromAlert(alert: Alert): void {
+    const f = this.fields;
+    f.tsSec = alert.tsSec;
+    f.tsNsec = alert.tsNsec;
+    f.protocol = alert.protocol;
+    f.srcPort = alert.srcPort;
+    f.dstPort = alert.dstPort;
+    const src = parseIpAddress(alert.src) ?? new Uint8Array(4);
+    const dst = parseIpAddress(alert.dst) ?? new Uint8Array(4);
+    f.src.set(src);
+    f.dst.set(dst);
+    f.addressLength = src.length;
+    const { gid, sid, rev, classId, className, priority, signature, blocked } = alert;
+    f.rule = { gid, sid, rev, classId, className, priority, signature, blocked };
+    f.flowId = alert.flowId === undefined ? undefined : eveFlowKeyOfText(alert.flowId);
+    const start = alert.flowStart ?? alert;
+    f.flowStartUs = start.tsSec * 1_000_000 + Math.floor(start.tsNsec / 1000);
+    f.packetNumber = alert.packetNumber ?? 0;
+    f.packet = alert.packet?.data ?? empty;
+    f.linkType = alert.packet?.linkType ?? 1;
+  }
+}
+
+/** Start of the value of `key` among the members of the object b[from, to) (not nested deeper); -1 when absent. */
+export function eveValueOf(b: Uint8Array, from: number, to: number, key: Uint8Array): number {
+  let i = from + 1;
+  while (i < to && b[i] === QUOTE) {
+    const keyEnd = stringEnd(b, i + 1, to);
+    if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
+    if (bytesEqual(b, i + 1, keyEnd, key)) return keyEnd + 2;
+    const next = skipValue(b, keyEnd + 2, to);
+    if (next < 0 || b[next] !== 44) return -1;
+    i = next + 1;
+  }
+  return -1;
+}

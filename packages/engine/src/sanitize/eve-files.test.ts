@@ -1,0 +1,54 @@
+// EVE flow records read from bytes: sessions counted, wanted flows as intervals, the same from a line in another
+// layout (read as text).
+import fs from "node:fs";
+import path from "node:path";
+import { expect, it } from "vitest";
+import type { AttackFlow } from "./attack-sessions.js";
+import { EveFlowReader, type FlowKey } from "./eve-files.js";
+
+const lines = fs
+  .readFileSync(path.resolve(import.meta.dirname, "../../../../test/fixtures/sanitize/eve-flows.json"), "utf8")
+  .trim()
+  .split("\n");
+
+function readAll(texts: string[], wanted: Set<FlowKey>): { sessions: number; flows: [FlowKey, AttackFlow][] } {
+  const reader = new EveFlowReader();
+  const flows: [FlowKey, AttackFlow][] = [];
+  const bytes = Buffer.from(`${texts.join("\n")}\n`);
+  let start = 0;
+  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
+    reader.read(bytes, start, nl, wanted, (id, flow) => flows.push([id, flow]));
+    start = nl + 1;
+  }
+  return { sessions: reader.sessions, flows };
+}
+
+it("counts TCP and UDP flows and gives the wanted ones as intervals", () => {
+  const { sessions, flows } = readAll(lines, new Set<FlowKey>([2144043584893026, 1435517245665884, 1]));
+  expect(sessions).toBe(2);
+  expect(flows).toEqual([
+    [
+      2144043584893026,
+      {
+        protocol: 6,
+        src: new Uint8Array([192, 168, 2, 7]),
+        srcPort: 1041,
+        dst: new Uint8Array([208, 75, 250, 50]),
+        dstPort: 80,
+        startUs: 1259086431433663,
+        endUs: expect.any(Number),
+      },
+    ],
+    [1435517245665884, expect.objectContaining({ protocol: -1, srcPort: 0, dstPort: 0 })],
+  ]);
+  expect(flows[0][1].endUs).toBeGreaterThan(flows[0][1].startUs);
+  expect(flows[1][1].src).toEqual(new Uint8Array([0xff, 2, ...new Array(13).fill(0), 1]));
+});
+
+it("reads a line of another layout the same way", () => {
+  // A carriage return after the object is not Suricata's layout: the line is read as text.
+  const other = lines.map((l) => `${l}\r`);
+  const wanted = new Set<FlowKey>([2144043584893026, 1435517245665884, 1356640002289257]);
+  expect(readAll(other, wanted)).toEqual(readAll(lines, wanted));
+  expect(readAll(lines, wanted).flows.length).toBe(3);
+});
