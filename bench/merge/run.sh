@@ -10,6 +10,7 @@
 # For each scenario it times, with the same inputs and output format (pcap):
 #   tracemill   tracemill merge BG ATK (midpoint): both passes, SHA-256, provenance, summary; includes the CLI's start-up
 #   engine      the same through mergeCaptures() in a bare Node process (engine-merge.mjs): the capability alone
+#   engine+sha  the engine given both inputs' SHA-256 (inputHashes), as a server job passes its uploads' digests
 #   mergecap    mergecap -F pcap BG SHIFTED, with SHIFTED = editcap -t <tracemill's shift> ATK made beforehand
 #   pipeline    what the same job takes with Wireshark's tools: capinfos (midpoint) + editcap -t + mergecap
 # and prints wall seconds, CPU seconds (user+sys) and peak RSS. Scenarios: the background as built (it holds
@@ -62,6 +63,10 @@ scenario() {
   editcap -t "$shift" "$ATK" "$OUT/shifted.pcap"
   timed tracemill "$OUT/tracemill.pcap" node "$CLI" merge "$bg" "$ATK" -o "$OUT/tracemill.pcap"
   timed engine "$OUT/engine.pcap" node "$HERE/engine-merge.mjs" "$bg" "$ATK" "$OUT"
+  local digests
+  digests=$(sha256sum "$bg" "$ATK" | cut -d' ' -f1)
+  # shellcheck disable=SC2086 # two digests, two arguments
+  timed engine+sha "$OUT/engine.pcap" node "$HERE/engine-merge.mjs" "$bg" "$ATK" "$OUT" $digests
   timed mergecap "$OUT/mergecap.pcap" mergecap -F pcap -w "$OUT/mergecap.pcap" "$bg" "$OUT/shifted.pcap"
   timed pipeline "$OUT/pipeline.pcap" bash -c 'capinfos -a -e -S "$1" >/dev/null && capinfos -a -S "$2" >/dev/null &&
     editcap -t "$3" "$2" "$4/shifted2.pcap" && mergecap -F pcap -w "$4/pipeline.pcap" "$1" "$4/shifted2.pcap"' _ \
@@ -70,6 +75,9 @@ scenario() {
   else echo "  outputs: differ (out-of-order packets in the background: $(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).outOfOrder.background)' "$OUT/summary.json") put back in order by tracemill)"
   fi
   cmp -s "$OUT/engine.pcap" "$OUT/tracemill.pcap" || { echo "engine and CLI outputs differ" >&2; exit 1; }
+  # The record says the same with the digests given as when hashed (only the output names differ).
+  sed 's/engine\.pcap/tracemill.pcap/' "$OUT/engine.provenance.jsonl" | cmp -s - "$OUT/tracemill.provenance.jsonl" ||
+    { echo "engine (digests given) and CLI provenance records differ" >&2; exit 1; }
   rm -f "$OUT"/*.pcap "$OUT"/*.jsonl "$OUT"/*.summary.json
 }
 
