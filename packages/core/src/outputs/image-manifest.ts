@@ -2,9 +2,17 @@
 
 export const IMAGE_MANIFEST_NAME = "manifest.csv";
 
+/** The last name made: manifest lines come image after image, n lines per name. */
+let lastIndex = -1;
+let lastName = "";
+
 /** Zip entry name of the image with 0-based number `index`: zero-padded so names sort in CSV row order. */
 export function imageEntryName(index: number): string {
-  return `images/image-${String(index + 1).padStart(6, "0")}.png`;
+  if (index !== lastIndex) {
+    lastName = `images/image-${String(index + 1).padStart(6, "0")}.png`;
+    lastIndex = index;
+  }
+  return lastName;
 }
 
 /** Header line of the manifest (with its line break), followed by the label columns of a labelled run. */

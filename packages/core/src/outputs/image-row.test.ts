@@ -47,6 +47,19 @@ function ipv6UdpFrame(payload: number): { data: Uint8Array; packet: DecodedPacke
   return { data, packet };
 }
 
+/** A row over 280 zero bytes of its own, placed at an offset so that writes outside the row would show. */
+function newRow(): ImageRow & { bytes: Uint8Array } {
+  const target = new Uint8Array(IMAGE_ROW_BYTES + 20);
+  const row = new ImageRow() as ImageRow & { bytes: Uint8Array };
+  row.reset(target, 10);
+  row.bytes = target.subarray(10, 10 + IMAGE_ROW_BYTES);
+  return row;
+}
+
+function append(row: ImageRow, data: Uint8Array, packet: DecodedPacket, keepAddresses: boolean): void {
+  row.append(data, 0, data.length, packet, keepAddresses);
+}
+
 /** The bytes a row must hold for one packet: its IP bytes with the given ranges (relative to the IP header) zeroed. */
 function expected(data: Uint8Array, ranges: [number, number][]): Uint8Array {
   const bytes = data.slice(14);
@@ -57,8 +70,8 @@ function expected(data: Uint8Array, ranges: [number, number][]): Uint8Array {
 describe("ImageRow", () => {
   it("copies an IPv4 TCP packet from its IP header with addresses and ports zeroed, zero-padded", () => {
     const { data, packet } = ipv4TcpFrame(10);
-    const row = new ImageRow();
-    row.append(data, packet, false);
+    const row = newRow();
+    append(row, data, packet, false);
     const want = new Uint8Array(IMAGE_ROW_BYTES);
     want.set(
       expected(data, [
@@ -72,23 +85,23 @@ describe("ImageRow", () => {
 
   it("keeps the addresses and ports with keepAddresses", () => {
     const { data, packet } = ipv4TcpFrame(10);
-    const row = new ImageRow();
-    row.append(data, packet, true);
+    const row = newRow();
+    append(row, data, packet, true);
     expect(Array.from(row.bytes.subarray(0, 50))).toEqual(Array.from(data.subarray(14)));
   });
 
   it("leaves out link-layer padding after the IP length", () => {
     const { data, packet } = ipv4TcpFrame(0, 6);
-    const row = new ImageRow();
-    row.append(data, packet, true);
+    const row = newRow();
+    append(row, data, packet, true);
     expect(row.filled).toBe(40);
     expect(row.bytes[40]).toBe(0);
   });
 
   it("zeroes IPv6 addresses and UDP ports", () => {
     const { data, packet } = ipv6UdpFrame(4);
-    const row = new ImageRow();
-    row.append(data, packet, false);
+    const row = newRow();
+    append(row, data, packet, false);
     const want = expected(data, [
       [8, 40],
       [40, 44],
@@ -98,13 +111,13 @@ describe("ImageRow", () => {
   });
 
   it("appends packet after packet and stops at 280 bytes, zeroing only inside the copied part", () => {
-    const row = new ImageRow();
+    const row = newRow();
     const first = ipv4TcpFrame(200);
-    row.append(first.data, first.packet, false);
+    append(row, first.data, first.packet, false);
     expect(row.filled).toBe(240);
     // The second packet only fits up to byte 40 of its IP header + TCP header: addresses and ports still zeroed.
     const second = ipv6UdpFrame(100);
-    row.append(second.data, second.packet, false);
+    append(row, second.data, second.packet, false);
     expect(row.full).toBe(true);
     const want = new Uint8Array(IMAGE_ROW_BYTES);
     want.set(
@@ -116,17 +129,17 @@ describe("ImageRow", () => {
     want.set(expected(second.data, [[8, 40]]).subarray(0, 40), 240);
     expect(Array.from(row.bytes)).toEqual(Array.from(want));
     const third = ipv4TcpFrame(0);
-    row.append(third.data, third.packet, false);
+    append(row, third.data, third.packet, false);
     expect(Array.from(row.bytes)).toEqual(Array.from(want));
   });
 
   it("clips the zeroed range when a packet's copy ends inside an address", () => {
-    const row = new ImageRow();
+    const row = newRow();
     const first = ipv4TcpFrame(225);
-    row.append(first.data, first.packet, false);
+    append(row, first.data, first.packet, false);
     expect(row.filled).toBe(265);
     const second = ipv4TcpFrame(0);
-    row.append(second.data, second.packet, false);
+    append(row, second.data, second.packet, false);
     // 15 bytes of the second packet fit: bytes 12..14 (start of the source address) are zeroed, 0..11 kept.
     expect(Array.from(row.bytes.subarray(265, 277))).toEqual(Array.from(second.data.subarray(14, 26)));
     expect(Array.from(row.bytes.subarray(277))).toEqual([0, 0, 0]);
@@ -136,18 +149,34 @@ describe("ImageRow", () => {
     const { data, packet } = ipv4TcpFrame(10);
     packet.isFragment = true;
     packet.transportOffset = -1;
-    const row = new ImageRow();
-    row.append(data, packet, false);
+    const row = newRow();
+    append(row, data, packet, false);
     expect(Array.from(row.bytes.subarray(20, 24))).toEqual(Array.from(data.subarray(34, 38)));
     expect(row.bytes.subarray(12, 20).every((b) => b === 0)).toBe(true);
   });
 
-  it("is empty again after reset()", () => {
-    const { data, packet } = ipv4TcpFrame(10);
+  it("reads the packet at an offset of the reader's buffer and writes only inside its row", () => {
+    const { data, packet } = ipv4TcpFrame(300);
+    const buffer = new Uint8Array(data.length + 100).fill(7);
+    buffer.set(data, 60);
+    const target = new Uint8Array(3 * IMAGE_ROW_BYTES).fill(9);
     const row = new ImageRow();
-    row.append(data, packet, true);
-    row.reset();
+    row.reset(target, IMAGE_ROW_BYTES);
+    row.target.fill(0, IMAGE_ROW_BYTES, 2 * IMAGE_ROW_BYTES);
+    row.append(buffer, 60, data.length, packet, false);
+    expect(row.full).toBe(true);
+    const want = expected(data, [
+      [12, 20],
+      [20, 24],
+    ]).subarray(0, IMAGE_ROW_BYTES);
+    expect(Array.from(target.subarray(IMAGE_ROW_BYTES, 2 * IMAGE_ROW_BYTES))).toEqual(Array.from(want));
+    expect(target.subarray(0, IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
+    expect(target.subarray(2 * IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
+    // Reset points the record at the next session's place, empty.
+    const next = new Uint8Array(IMAGE_ROW_BYTES);
+    row.reset(next, 0);
     expect(row.filled).toBe(0);
-    expect(row.bytes.every((b) => b === 0)).toBe(true);
+    append(row, data, packet, true);
+    expect(Array.from(next)).toEqual(Array.from(data.subarray(14, 14 + IMAGE_ROW_BYTES)));
   });
 });

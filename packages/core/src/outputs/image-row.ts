@@ -6,36 +6,23 @@ export const IMAGE_ROW_BYTES = 280;
 
 const IPPROTO_TCP = 6;
 const IPPROTO_UDP = 17;
+const NOWHERE = new Uint8Array(0);
 
 /**
- * Rows are carved out of shared blocks: a session record is made for each of the tens of thousands of sessions open
- * at once, and a 280-byte typed array of its own each costs a separate backing store for the allocator and the GC.
- */
-const ROWS_PER_BLOCK = 256;
-let block = new Uint8Array(0);
-let blockUsed = 0;
-
-function rowBytes(): Uint8Array {
-  if (blockUsed === block.length) {
-    block = new Uint8Array(ROWS_PER_BLOCK * IMAGE_ROW_BYTES);
-    blockUsed = 0;
-  }
-  const bytes = block.subarray(blockUsed, blockUsed + IMAGE_ROW_BYTES);
-  blockUsed += IMAGE_ROW_BYTES;
-  return bytes;
-}
-
-/**
- * One session's row. Bytes are appended packet after packet until the row is full; what is never filled stays 0.
- * `full` lets the caller skip the copy for the rest of a long session.
+ * One session's row, written straight into its place in an image (a session's row number is known when it starts),
+ * so no row is copied again when the session ends. Bytes are appended packet after packet until the row is full;
+ * what is never filled keeps the zeros the place held. `full` lets the caller skip the rest of a long session.
  */
 export class ImageRow {
-  readonly bytes = rowBytes();
+  /** The row is `target[start .. start + 280)`. */
+  target: Uint8Array = NOWHERE;
+  start = 0;
   filled = 0;
 
-  /** Empties the row for the next session (records are reused from session to session). */
-  reset(): void {
-    if (this.filled > 0) this.bytes.fill(0);
+  /** Points the record at the next session's place: 280 zero bytes at `start` of `target`. */
+  reset(target: Uint8Array, start: number): void {
+    this.target = target;
+    this.start = start;
     this.filled = 0;
   }
 
@@ -44,31 +31,33 @@ export class ImageRow {
   }
 
   /**
-   * Appends the packet's bytes from its IP header on, up to the IP length (link-layer padding and trailers are not
-   * part of the packet) or the captured end, whichever comes first. Unless `keepAddresses`, the IP addresses and the
-   * TCP/UDP ports of this packet are zeroed in the copy.
+   * Appends the packet held in `buffer[offset .. offset + length)` (the bytes of a CapturedPacket, link layer first),
+   * from its IP header on, up to the IP length (link-layer padding and trailers are not part of the packet) or the
+   * captured end, whichever comes first. Unless `keepAddresses`, the IP addresses and the TCP/UDP ports of this
+   * packet are zeroed in the copy. Taking the reader's buffer and offset spares a view per packet.
    */
-  append(data: Uint8Array, packet: DecodedPacket, keepAddresses: boolean): void {
-    if (this.full || packet.ipOffset < 0) return;
+  append(buffer: Uint8Array, offset: number, length: number, packet: DecodedPacket, keepAddresses: boolean): void {
+    if (this.filled === IMAGE_ROW_BYTES || packet.ipOffset < 0) return;
     const ipStart = packet.ipOffset;
-    const ipEnd = Math.min(data.length, ipStart + (packet.ipLength > 0 ? packet.ipLength : data.length));
+    const ipEnd = Math.min(length, ipStart + (packet.ipLength > 0 ? packet.ipLength : length));
     const count = Math.min(ipEnd - ipStart, IMAGE_ROW_BYTES - this.filled);
     if (count <= 0) return;
-    const rowStart = this.filled;
-    this.bytes.set(data.subarray(ipStart, ipStart + count), rowStart);
+    const rowAt = this.start + this.filled;
+    const target = this.target;
+    // A loop, not set(subarray(..)): most copies are a few dozen bytes, where making the view costs more.
+    for (let i = 0, from = offset + ipStart; i < count; i++) target[rowAt + i] = buffer[from + i];
     this.filled += count;
     if (keepAddresses) return;
-    if (packet.ipVersion === 4) this.zero(rowStart, count, 12, 8);
-    else if (packet.ipVersion === 6) this.zero(rowStart, count, 8, 32);
+    if (packet.ipVersion === 4) this.zero(rowAt, count, 12, 8);
+    else if (packet.ipVersion === 6) this.zero(rowAt, count, 8, 32);
     if (packet.transportOffset >= 0 && (packet.protocol === IPPROTO_TCP || packet.protocol === IPPROTO_UDP)) {
-      this.zero(rowStart, count, packet.transportOffset - ipStart, 4);
+      this.zero(rowAt, count, packet.transportOffset - ipStart, 4);
     }
   }
 
   /** Zeroes `length` bytes at `offset` within the packet, clipped to the part of the packet copied into the row. */
-  private zero(rowStart: number, copied: number, offset: number, length: number): void {
-    const from = Math.min(offset, copied);
-    const to = Math.min(offset + length, copied);
-    if (to > from) this.bytes.fill(0, rowStart + from, rowStart + to);
+  private zero(rowAt: number, copied: number, offset: number, length: number): void {
+    const to = rowAt + Math.min(offset + length, copied);
+    for (let i = rowAt + Math.min(offset, copied); i < to; i++) this.target[i] = 0;
   }
 }

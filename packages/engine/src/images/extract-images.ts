@@ -2,7 +2,7 @@
 // manifest and the feature CSV (with labels when asked), all from one pass over the capture.
 import fs from "node:fs";
 import path from "node:path";
-import { IMAGE_MANIFEST_NAME, ImageRow, RowBuilder, TracemillError } from "@tracemill/core";
+import { IMAGE_MANIFEST_NAME, ImageRow, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
 import { labelSourceSummary } from "../label/label-capture.js";
@@ -55,16 +55,22 @@ export async function extractImages(
       labeller?.columns ?? [],
       {
         createState: () => new ImageRow(),
-        onStart: (image) => image.reset(),
+        // A session's sequence number is its CSV data row (0-based): its row is written in place in its image.
+        onStart: (image, session) => sheets.place(image, session.seq),
         onPacket(image, session, packet, captured) {
-          // Reading `captured.data` makes a view: only while the row still takes bytes.
-          if (!image.full) image.append(captured.data, packet.decoded, keepAddresses);
+          if (!image.full) {
+            // The reader's own record gives its buffer and offset: no view made per packet.
+            if (captured instanceof PacketRecord) {
+              image.append(captured.buffer, captured.offset, captured.capturedLength, packet.decoded, keepAddresses);
+            } else {
+              image.append(captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
+            }
+          }
           labeller?.onPacket?.(session, packet);
         },
-        onEnd(image, session, row) {
-          // A session's sequence number is its CSV data row (0-based): the row goes straight into its image.
+        onEnd(_image, session, row) {
           if (!labeller) {
-            sheets.add(session.seq, image.bytes, "");
+            sheets.complete(session.seq, "");
             return;
           }
           labelText.start();
@@ -72,7 +78,7 @@ export async function extractImages(
           labeller.write(label, row);
           labeller.write(label, labelText);
           perLabel[label.label]++;
-          sheets.add(session.seq, image.bytes, utf8.decode(labelText.bytes.subarray(0, labelText.length)));
+          sheets.complete(session.seq, utf8.decode(labelText.bytes.subarray(0, labelText.length)));
         },
       },
       options,

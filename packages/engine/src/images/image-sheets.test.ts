@@ -1,7 +1,9 @@
-// Rows placed out of order land in the right image and pixel row; images and manifest lines come out in order.
+// Rows placed in order and completed out of order land in the right image and pixel row; images and manifest lines
+// come out in order.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ImageRow } from "@tracemill/core";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ImageSheets } from "./image-sheets.js";
@@ -12,38 +14,57 @@ afterEach(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A stand-in for the zip that keeps each image's name and first pixel column (one byte per row). */
-function recordingZip(images: { name: string; column: number[] }[]): ZipWriter {
+/** A stand-in for the zip that keeps each image's name, first pixel column (one byte per row) and sum of pixels. */
+function recordingZip(images: Recorded[]): ZipWriter {
   return {
     addParts(name: string, parts: readonly Uint8Array[]) {
       const png = PNG.sync.read(Buffer.concat(parts), { skipRescale: true });
       const column = Array.from({ length: png.height }, (_, y) => png.data[4 * y * png.width]);
-      images.push({ name, column });
+      let sum = 0;
+      for (let i = 0; i < png.data.length; i += 4) sum += png.data[i];
+      images.push({ name, column, sum });
     },
   } as unknown as ZipWriter;
 }
 
-const rowOf = (value: number) => new Uint8Array(280).fill(value);
+interface Recorded {
+  name: string;
+  column: number[];
+  sum: number;
+}
+
+/** Fills `bytes` bytes of the row with `value`, as packets would. */
+function fill(row: ImageRow, value: number, bytes: number): void {
+  row.target.fill(value, row.start, row.start + bytes);
+}
 
 describe("ImageSheets", () => {
-  it("places rows that arrive out of order, reuses buffers, and pads the last image with zero rows", () => {
+  it("places rows in order, takes them complete out of order, clears reused buffers, pads the last image", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
     const manifest = path.join(dir, "manifest.csv");
-    const images: { name: string; column: number[] }[] = [];
+    const images: Recorded[] = [];
     const sheets = new ImageSheets(recordingZip(images), 2, manifest, ["label"]);
-    // Rows 0-6 (values 10-16) out of order: image 3 (rows 4, 5) completes before image 2 (rows 2, 3), and image 4
-    // reuses the buffer of image 3, so its padding row must be cleared.
-    for (const seq of [1, 4, 5, 0, 3, 2, 6]) {
-      sheets.add(seq, rowOf(10 + seq), String(seq % 2));
+    const rows = Array.from({ length: 7 }, () => new ImageRow());
+    for (let seq = 0; seq < 6; seq++) {
+      sheets.place(rows[seq], seq);
+      fill(rows[seq], 10 + seq, 280);
+    }
+    // Rows 0-5 complete out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
+    for (const seq of [1, 4, 5, 0, 3, 2]) {
+      sheets.complete(seq, String(seq % 2));
       if (seq === 0) expect(images.map((image) => image.name)).toEqual(["images/image-000001.png"]);
     }
     expect(images).toHaveLength(3);
+    // Row 6 gets a written image's buffer back: only its first 100 bytes are filled, the rest must read 0.
+    sheets.place(rows[6], 6);
+    fill(rows[6], 16, 100);
+    sheets.complete(6, "0");
     expect(sheets.finish()).toEqual({ images: 4, rows: 7 });
     expect(images).toEqual([
-      { name: "images/image-000001.png", column: [10, 11] },
-      { name: "images/image-000002.png", column: [12, 13] },
-      { name: "images/image-000003.png", column: [14, 15] },
-      { name: "images/image-000004.png", column: [16, 0] },
+      { name: "images/image-000001.png", column: [10, 11], sum: 280 * 21 },
+      { name: "images/image-000002.png", column: [12, 13], sum: 280 * 25 },
+      { name: "images/image-000003.png", column: [14, 15], sum: 280 * 29 },
+      { name: "images/image-000004.png", column: [16, 0], sum: 100 * 16 },
     ]);
     expect(fs.readFileSync(manifest, "utf8").split("\n").slice(0, 3)).toEqual([
       "image,row,csv_row,label",

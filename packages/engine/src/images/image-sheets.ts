@@ -1,7 +1,13 @@
-// Places each session's row straight into its n × 280 image (sessions end out of order), and writes each image into
-// the zip, with its manifest lines, once all its rows are in and every earlier image is written.
+// Gives each session its row's place in its n × 280 image when it starts (its row number is known then), and writes
+// each image into the zip, with its manifest lines, once all its sessions ended and every earlier image is written.
 import fs from "node:fs";
-import { IMAGE_ROW_BYTES, imageEntryName, imageManifestHeader, imageManifestLine } from "@tracemill/core";
+import {
+  IMAGE_ROW_BYTES,
+  type ImageRow,
+  imageEntryName,
+  imageManifestHeader,
+  imageManifestLine,
+} from "@tracemill/core";
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
 
@@ -13,10 +19,10 @@ const SPARE_SHEETS = 16;
  */
 const BLOCK_BYTES = 1 << 22;
 
-/** An image still taking rows: its scanlines, rows placed so far and, in a labelled run, each row's label text. */
+/** An image still taking rows: its scanlines, rows complete so far and, in a labelled run, each row's label text. */
 interface Sheet {
   scanlines: Uint8Array;
-  placed: number;
+  ended: number;
   labels: string[];
 }
 
@@ -49,34 +55,40 @@ export class ImageSheets {
   }
 
   /**
-   * Places the row (exactly 280 bytes) of CSV data row `seq` (0-based) and its label columns as CSV text ("" when
-   * unlabelled). Every row number from 0 up is placed exactly once, in any order.
+   * Points `row` at the place of CSV data row `seq` (0-based) for its session's packets to fill. Every row number
+   * from 0 up is placed exactly once, in order of `seq` (sessions start in row order).
    */
-  add(seq: number, row: Uint8Array, labels: string): void {
+  place(row: ImageRow, seq: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
-    const y = seq - image * this.flowsPerImage;
     let sheet = this.open.get(image);
     if (!sheet) {
-      sheet = this.spare.pop() ?? {
-        scanlines: this.newScanlines(),
-        placed: 0,
-        labels: [],
-      };
+      sheet = this.spare.pop();
+      // A reused buffer is cleared: rows are not copied whole, and what a session never fills must read 0.
+      if (sheet) sheet.scanlines.fill(0);
+      else sheet = { scanlines: this.newScanlines(), ended: 0, labels: [] };
       this.open.set(image, sheet);
     }
-    sheet.scanlines.set(row, scanlineOffset(IMAGE_ROW_BYTES, y));
-    if (labels !== "") sheet.labels[y] = labels;
+    row.reset(sheet.scanlines, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
+  }
+
+  /**
+   * Row `seq`'s session ended, its row is complete; `labels` are its label columns as CSV text ("" when unlabelled).
+   * Rows complete in any order.
+   */
+  complete(seq: number, labels: string): void {
+    const image = Math.floor(seq / this.flowsPerImage);
+    const sheet = this.open.get(image);
+    if (!sheet) throw new RangeError(`row ${seq} completed but never placed`);
+    if (labels !== "") sheet.labels[seq - image * this.flowsPerImage] = labels;
     this.rows++;
-    if (++sheet.placed === this.flowsPerImage && image === this.nextImage) this.emitCompleted();
+    if (++sheet.ended === this.flowsPerImage && image === this.nextImage) this.emitCompleted();
   }
 
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
+    // The last image's rows after the last session's are still zero: its padding.
     const last = this.open.get(this.nextImage);
-    if (last) {
-      last.scanlines.fill(0, scanlineOffset(IMAGE_ROW_BYTES, last.placed) - 1);
-      this.emit(last, last.placed);
-    }
+    if (last) this.emit(last, last.ended);
     if (this.open.size > 0) throw new RangeError(`rows missing before image ${this.nextImage}`);
     this.flushManifest();
     fs.closeSync(this.manifestFd);
@@ -103,7 +115,7 @@ export class ImageSheets {
   private emitCompleted(): void {
     for (;;) {
       const sheet = this.open.get(this.nextImage);
-      if (!sheet || sheet.placed < this.flowsPerImage) return;
+      if (!sheet || sheet.ended < this.flowsPerImage) return;
       this.emit(sheet, this.flowsPerImage);
     }
   }
@@ -119,7 +131,7 @@ export class ImageSheets {
     if (this.manifest.length > 1 << 16) this.flushManifest();
     this.open.delete(this.nextImage);
     this.nextImage++;
-    sheet.placed = 0;
+    sheet.ended = 0;
     sheet.labels.length = 0;
     if (this.spare.length < SPARE_SHEETS) this.spare.push(sheet);
   }
