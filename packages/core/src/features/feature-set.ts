@@ -47,7 +47,7 @@ export type FeatureState = number;
 export class FeatureSet {
   readonly columns = FEATURE_COLUMNS;
   /** The states of every session record, `size` slots each. */
-  private slab = new Float64Array(0);
+  private slab: Float64Array = new Float64Array(0);
   private used = 0;
   /** Per group: its offset in a direction block, and in the session-wide block. */
   private readonly sideAt: number[] = [];
@@ -71,6 +71,15 @@ export class FeatureSet {
     this.sideSize = side;
     this.flowStart = 2 * side;
     this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
+  }
+
+  /**
+   * Keeps the states in `slab`, an array someone else owns and lays out (the flow table's record store, which puts
+   * each state beside its session's record): states are then offsets into it, and createState is not used. Call it
+   * again whenever the owner replaces the array.
+   */
+  useSlab(slab: Float64Array): void {
+    this.slab = slab;
   }
 
   /** Reserves the state of one session record (records are reused, so this runs once per record). */

@@ -1,6 +1,6 @@
 // Idle expiry in O(1) per packet: sessions sit in time buckets (a timing wheel), checked when their bucket's time
 // is over, so a packet touches only its own session and a session ends at most one bucket width late.
-import { N_LAST_TIME, NUMBERS, type Session, type SessionStore, W_GENERATION, WORDS } from "./session.js";
+import { N_LAST_TIME, type Session, type SessionStore, W_GENERATION } from "./session.js";
 
 /** Buckets per idle timeout: a session's end is noticed at most idleTimeout / 1024 after it is due. */
 const BUCKETS_PER_TIMEOUT = 1024;
@@ -78,8 +78,8 @@ export class ExpiryWheel<T> {
         // The record's store line tells whether the entry is current and due; its object is loaded to end it only.
         const slot = slots[i];
         const generation = generations[i];
-        if (this.store.words[WORDS * slot + W_GENERATION] !== generation) continue;
-        const lastTime = this.store.numbers[NUMBERS * slot + N_LAST_TIME];
+        if (this.store.words[this.store.recordWords * slot + W_GENERATION] !== generation) continue;
+        const lastTime = this.store.numbers[this.store.recordNumbers * slot + N_LAST_TIME];
         if (lastTime < limit) end(records[slot]);
         else this.push(slot, generation, lastTime);
       }
@@ -101,7 +101,7 @@ export class ExpiryWheel<T> {
       const length = this.take(at);
       for (let i = 0; i < length; i++) {
         const slot = slots[i];
-        if (this.store.words[WORDS * slot + W_GENERATION] === generations[i]) end(records[slot]);
+        if (this.store.words[this.store.recordWords * slot + W_GENERATION] === generations[i]) end(records[slot]);
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;

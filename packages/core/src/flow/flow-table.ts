@@ -19,14 +19,12 @@ import {
   N_FWD_PACKETS,
   N_LAST_TIME,
   N_SEQ,
-  NUMBERS,
   Session,
   SessionStore,
   W_GENERATION,
   W_HASH,
   W_KEY,
   W_PORTS,
-  WORDS,
 } from "./session.js";
 import { SessionIndex, symmetricHash } from "./session-index.js";
 
@@ -35,6 +33,11 @@ export interface FlowTableOptions {
   idleTimeoutNs?: number;
   /** A session ends when a packet would make it last longer than this; default 1800 s. */
   activeTimeoutNs?: number;
+  /**
+   * Numbers of per-session state the owner keeps beside each record in the table's store (see `stateArray` and
+   * `stateOffset`); default 0.
+   */
+  stateNumbers?: number;
 }
 
 export interface FlowTableHooks<T> {
@@ -70,7 +73,7 @@ export class FlowTable<T> {
     this.end(session);
   };
   private readonly pool: Session<T>[] = [];
-  private readonly store = new SessionStore();
+  private readonly store: SessionStore;
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
   private clock = 0;
@@ -97,6 +100,7 @@ export class FlowTable<T> {
         throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
       }
     }
+    this.store = new SessionStore(options.stateNumbers ?? 0);
     this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
@@ -113,6 +117,19 @@ export class FlowTable<T> {
   /** Sessions currently in the table (open, or closed and waiting for late packets). */
   get liveSessions(): number {
     return this.index.size;
+  }
+
+  /**
+   * The array holding every record's owner state (options.stateNumbers numbers at `stateOffset(slot)`). It is
+   * replaced when the store grows, which happens only just before `createState` runs: read it again there.
+   */
+  get stateArray(): Float64Array {
+    return this.store.numbers;
+  }
+
+  /** Where record `slot`'s owner state starts in `stateArray`. */
+  stateOffset(slot: number): number {
+    return this.store.recordNumbers * slot + this.store.stateStart;
   }
 
   /** The epoch second times count from: the first packet's second (NaN before any packet). */
@@ -172,7 +189,7 @@ export class FlowTable<T> {
     let forward = true;
     for (let probe = hash & mask, entry = table[2 * probe + 1]; entry !== 0; entry = table[2 * probe + 1]) {
       if (table[2 * probe] === hash) {
-        const w = WORDS * (entry - 1);
+        const w = this.store.recordWords * (entry - 1);
         if ((words[w + W_KEY] & 0xffff) === key) {
           const ports = words[w + W_PORTS];
           if (ports === fwdPorts && this.isForward(w)) {
@@ -191,8 +208,8 @@ export class FlowTable<T> {
 
     const numbers = this.store.numbers;
     if (slot >= 0) {
-      const n = NUMBERS * slot;
-      const closed = (words[WORDS * slot + W_KEY] & CLOSED) !== 0;
+      const n = this.store.recordNumbers * slot;
+      const closed = (words[this.store.recordWords * slot + W_KEY] & CLOSED) !== 0;
       const newSyn = protocol === 6 && closed && (packet.tcpFlags & SYN_ACK) === TcpFlag.SYN;
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
       const idle = time - numbers[n + N_LAST_TIME] > this.idleTimeoutNs;
@@ -207,7 +224,9 @@ export class FlowTable<T> {
     if (slot < 0) {
       session = this.open(decoded, hash, time, index);
       slot = session.slot;
-      forward = this.store.words[WORDS * slot + W_PORTS] === fwdPorts && this.isForward(WORDS * slot);
+      forward =
+        this.store.words[this.store.recordWords * slot + W_PORTS] === fwdPorts &&
+        this.isForward(this.store.recordWords * slot);
       packet.slot = slot;
       packet.forward = forward;
       this.hooks.onStart(session, packet);
@@ -217,7 +236,7 @@ export class FlowTable<T> {
 
     packet.slot = slot;
     packet.forward = forward;
-    const n = NUMBERS * slot;
+    const n = this.store.recordNumbers * slot;
     const store = this.store.numbers;
     store[n + N_LAST_TIME] = time;
     if (forward) {
@@ -254,7 +273,7 @@ export class FlowTable<T> {
   private trackClose(session: Session<T>, flags: number, forward: boolean): void {
     if ((flags & (TcpFlag.RST | TcpFlag.FIN)) === 0) return;
     const words = this.store.words;
-    const at = WORDS * session.slot + W_KEY;
+    const at = this.store.recordWords * session.slot + W_KEY;
     const state = words[at];
     if (state & CLOSED) return;
     if (flags & TcpFlag.RST) {
@@ -276,7 +295,7 @@ export class FlowTable<T> {
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
     const words = this.store.words;
-    const w = WORDS * session.slot;
+    const w = this.store.recordWords * session.slot;
     words[w] = swap ? this.d0 : this.s0;
     words[w + 1] = swap ? this.d1 : this.s1;
     words[w + 2] = swap ? this.d2 : this.s2;
@@ -291,7 +310,7 @@ export class FlowTable<T> {
     words[w + W_KEY] = decoded.protocol | (decoded.ipVersion << 8);
     words[w + W_HASH] = hash;
     const numbers = this.store.numbers;
-    const n = NUMBERS * session.slot;
+    const n = this.store.recordNumbers * session.slot;
     numbers[n + N_FIRST_TIME] = time;
     numbers[n + N_LAST_TIME] = time;
     numbers[n + N_FWD_BYTES] = 0;
@@ -316,7 +335,7 @@ export class FlowTable<T> {
 
   private end(session: Session<T>): void {
     this.index.remove(session.hash, session.slot);
-    this.store.words[WORDS * session.slot + W_GENERATION]++;
+    this.store.words[this.store.recordWords * session.slot + W_GENERATION]++;
     this.hooks.onEnd(session);
     this.pool.push(session);
   }

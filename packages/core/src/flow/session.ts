@@ -15,14 +15,11 @@ export const EndReason = {
 } as const;
 export type EndReason = (typeof EndReason)[keyof typeof EndReason];
 
-const RECORD_BYTES = 128;
-/** Int32 words per record in SessionStore.words. */
-export const WORDS = RECORD_BYTES / 4;
-/** Float64 numbers per record in SessionStore.numbers. */
-export const NUMBERS = RECORD_BYTES / 8;
+/** Bytes of a record's own fields; the owner's state (if any) follows them in the same record. */
+const FIELD_BYTES = 128;
 
 /**
- * Word offsets in a record (WORDS·slot + …). First cache line (bytes 0–63), what matching a packet and expiry read:
+ * Word offsets in a record (recordWords·slot + …). First cache line (bytes 0–63), what matching a packet and expiry read:
  * addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and generation words, then the first and
  * last time. Second line: the counters and what only the session's start and end need.
  */
@@ -31,7 +28,7 @@ export const W_PORTS = 8;
 export const W_KEY = 9;
 export const W_GENERATION = 10;
 export const W_HASH = 30;
-/** Number offsets in a record (NUMBERS·slot + …). */
+/** Number offsets in a record (recordNumbers·slot + …). */
 export const N_FIRST_TIME = 6;
 export const N_LAST_TIME = 7;
 export const N_FWD_BYTES = 8;
@@ -49,26 +46,39 @@ export const CLOSED = 4 << 16;
 
 /**
  * Every session record's fields, side by side in typed arrays, so that a packet touches no session object: a
- * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. Record `slot` owns the
- * 128 bytes at 128·slot of one buffer: two cache lines, laid out above.
+ * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. Record `slot` owns
+ * `recordBytes` bytes at recordBytes·slot of one buffer: its fields (two cache lines, laid out above), then
+ * `stateNumbers` numbers (rounded up to whole cache lines) of the owner's per-session state at
+ * numbers[recordNumbers·slot + stateStart …]. Keeping that state beside the fields puts everything a packet touches
+ * in one small run of adjacent lines, found from the slot at once, instead of in a second array far away.
  */
 export class SessionStore {
   words = new Int32Array(0);
   numbers = new Float64Array(0);
+  readonly recordBytes: number;
+  /** Int32 words per record. */
+  readonly recordWords: number;
+  /** Float64 numbers per record. */
+  readonly recordNumbers: number;
+  /** Where the owner's state starts in a record, in numbers. */
+  readonly stateStart = FIELD_BYTES / 8;
   private count = 0;
 
-  constructor() {
+  constructor(stateNumbers = 0) {
+    this.recordBytes = FIELD_BYTES + Math.ceil(stateNumbers / 8) * 64;
+    this.recordWords = this.recordBytes / 4;
+    this.recordNumbers = this.recordBytes / 8;
     this.allocate(1024);
   }
 
-  /** A slot for a new record (records are reused, so this runs once per record). */
+  /** A slot for a new record (records are reused, so this runs once per record); may replace the arrays. */
   add(): number {
-    if (RECORD_BYTES * (this.count + 1) > this.words.byteLength) this.allocate(2 * (this.count + 1));
+    if (this.recordBytes * (this.count + 1) > this.words.byteLength) this.allocate(2 * (this.count + 1));
     return this.count++;
   }
 
   private allocate(records: number): void {
-    const buffer = new ArrayBuffer(RECORD_BYTES * records);
+    const buffer = new ArrayBuffer(this.recordBytes * records);
     new Uint8Array(buffer).set(new Uint8Array(this.words.buffer));
     this.words = new Int32Array(buffer);
     this.numbers = new Float64Array(buffer);
@@ -97,8 +107,8 @@ export class Session<T = unknown> {
   ) {
     this.state = state;
     this.slot = slot;
-    this.w = WORDS * slot;
-    this.n = NUMBERS * slot;
+    this.w = store.recordWords * slot;
+    this.n = store.recordNumbers * slot;
   }
 
   /** Position of this session in start order (0, 1, 2, …): the order of the CSV rows. */

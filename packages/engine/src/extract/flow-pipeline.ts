@@ -87,24 +87,24 @@ export async function runFlowPipeline<S = undefined>(
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;
-  // Record n's feature state is the slab's n-th (records are created in slot order), so the per-packet update finds
-  // it from the slot without loading the record's state object.
-  const stateSize = features.stateSize;
+  // Each record's feature state sits in the flow table's store right after the record's own fields, so a packet's
+  // record and feature state are adjacent cache lines; the update finds it from the slot without the record object.
   let captured: CapturedPacket;
+  let stride = 0;
+  let stateStart = 0;
 
-  const table = new FlowTable<{ features: FeatureState; extra: S }>(
+  const table: FlowTable<{ features: FeatureState; extra: S }> = new FlowTable<{ features: FeatureState; extra: S }>(
     {
       createState(slot) {
-        const state = features.createState();
-        if (state !== slot * stateSize) throw new Error(`feature state ${state} out of step with record ${slot}`);
-        return { features: state, extra: hooks.createState?.() as S };
+        features.useSlab(table.stateArray);
+        return { features: table.stateOffset(slot), extra: hooks.createState?.() as S };
       },
       onStart(session, packet) {
         features.init(session.state.features);
         onSessionStart?.(session, packet);
       },
       onPacket(session, packet) {
-        features.update(packet.slot * stateSize, packet);
+        features.update(packet.slot * stride + stateStart, packet);
         onPacket?.(session, packet, captured);
       },
       onEnd(session) {
@@ -118,8 +118,11 @@ export async function runFlowPipeline<S = undefined>(
     {
       idleTimeoutNs: (options.idleTimeout ?? 120) * 1e9,
       activeTimeoutNs: (options.activeTimeout ?? 1800) * 1e9,
+      stateNumbers: features.stateSize,
     },
   );
+  stride = table.stateOffset(1) - table.stateOffset(0);
+  stateStart = table.stateOffset(0);
 
   // Fragments that came before their datagram's first fragment are held, then counted at the time that first
   // fragment arrives (right after it), so time in the table never goes back for them.
