@@ -17,7 +17,13 @@ function readAll(texts: string[], wanted: Set<FlowKey>): { sessions: number; flo
   const bytes = Buffer.from(`${texts.join("\n")}\n`);
   let start = 0;
   for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
-    reader.read(bytes, start, nl, wanted, (id, flow) => flows.push([id, flow]));
+    reader.read(
+      bytes,
+      start,
+      nl,
+      (id) => wanted.has(id),
+      (id, flow) => flows.push([id, { ...flow, src: flow.src.slice(), dst: flow.dst.slice() }]),
+    );
     start = nl + 1;
   }
   return { sessions: reader.sessions, flows };

@@ -34,21 +34,30 @@ const keys = {
   end: ascii("end"),
 };
 
+/** Decides which flow records are parsed further; receives those (the flow object is reused: read it at once). */
+export type WantsFlow = (id: FlowKey) => boolean;
+export type OnFlow = (id: FlowKey, flow: AttackFlow) => void;
+
 export class EveFlowReader {
   /** TCP and UDP flow records read (Suricata's sessions). */
   sessions = 0;
   private readonly times = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
   private readonly address = new Uint8Array(16);
+  private readonly flow: AttackFlow = {
+    protocol: 0,
+    src: new Uint8Array(4),
+    srcPort: 0,
+    dst: new Uint8Array(4),
+    dstPort: 0,
+    startUs: 0,
+    endUs: 0,
+  };
+  private readonly v4 = [new Uint8Array(4), new Uint8Array(4)];
+  private readonly v6 = [new Uint8Array(16), new Uint8Array(16)];
 
-  /** Reads the flow record b[start, end); when its flow id is in `wanted`, gives its interval to `onFlow`. */
-  read(
-    b: Uint8Array,
-    start: number,
-    end: number,
-    wanted: ReadonlyMap<FlowKey, unknown> | ReadonlySet<FlowKey>,
-    onFlow: (id: FlowKey, flow: AttackFlow) => void,
-  ): void {
+  /** Reads the flow record b[start, end); when `wants` its flow id, gives its interval to `onFlow`. */
+  read(b: Uint8Array, start: number, end: number, wants: WantsFlow, onFlow: OnFlow): void {
     // Top-level members up to the flow object: id and protocol always, the rest only for a wanted flow.
     let id: FlowKey | undefined;
     let protocol = 0;
@@ -62,6 +71,8 @@ export class EveFlowReader {
     let i = start + 1;
     let ok = b[start] === 123;
     while (ok && flowFrom < 0) {
+      // A record nobody wants needs only its id and protocol, which come first.
+      if (protoSeen && id !== undefined && src >= 0 && dst >= 0 && !wants(id)) break;
       const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
       const v = keyEnd + 2;
       const next = keyEnd < 0 || b[keyEnd + 1] !== 58 ? -1 : skipValue(b, v, end);
@@ -87,37 +98,31 @@ export class EveFlowReader {
       else break;
     }
     if (!ok || id === undefined || !protoSeen || src < 0 || dst < 0) {
-      this.readText(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8"), wanted, onFlow);
+      this.readText(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8"), wants, onFlow);
       return;
     }
     if (protocol === 6 || protocol === 17) this.sessions++;
-    if (!wanted.has(id)) return;
-    const srcBytes = this.addressAt(b, src, end);
-    const dstBytes = this.addressAt(b, dst, end);
-    const startUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.start), flowTo);
-    const endUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.end), flowTo);
-    if (!srcBytes || !dstBytes || startUs < 0 || endUs < 0) return;
-    onFlow(id, {
-      protocol,
-      src: srcBytes,
-      srcPort: Math.max(srcPort, 0),
-      dst: dstBytes,
-      dstPort: Math.max(dstPort, 0),
-      startUs,
-      endUs,
-    });
+    if (!wants(id)) return;
+    const f = this.flow;
+    const srcBytes = this.addressAt(b, src, end, 0);
+    const dstBytes = this.addressAt(b, dst, end, 1);
+    f.startUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.start), flowTo);
+    f.endUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.end), flowTo);
+    if (!srcBytes || !dstBytes || f.startUs < 0 || f.endUs < 0) return;
+    f.protocol = protocol;
+    f.src = srcBytes;
+    f.srcPort = Math.max(srcPort, 0);
+    f.dst = dstBytes;
+    f.dstPort = Math.max(dstPort, 0);
+    onFlow(id, f);
   }
 
   /** The slow way, for a line of another layout: patterns over its text (first matches, as in the fast way). */
-  private readText(
-    text: string,
-    wanted: ReadonlyMap<FlowKey, unknown> | ReadonlySet<FlowKey>,
-    onFlow: (id: FlowKey, flow: AttackFlow) => void,
-  ): void {
+  private readText(text: string, wants: WantsFlow, onFlow: OnFlow): void {
     if (text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"')) this.sessions++;
     const idText = /"flow_id":(\d+)/.exec(text)?.[1];
     const id = idText === undefined ? undefined : eveFlowKeyOfText(idText);
-    if (id === undefined || !wanted.has(id)) return;
+    if (id === undefined || !wants(id)) return;
     const src = parseIpAddress(/"src_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
     const dst = parseIpAddress(/"dest_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
     const start = parseEveTimestamp(/"start":"([^"]+)"/.exec(text)?.[1] ?? "");
@@ -135,10 +140,14 @@ export class EveFlowReader {
     });
   }
 
-  private addressAt(b: Uint8Array, at: number, end: number): Uint8Array | undefined {
+  /** The address at `at` in one of two reused arrays of its length (`which`: 0 source, 1 destination). */
+  private addressAt(b: Uint8Array, at: number, end: number, which: number): Uint8Array | undefined {
     const close = b[at] === QUOTE ? stringEnd(b, at + 1, end) : -1;
     const length = close < 0 ? -1 : readIpAddress(b, at + 1, close, this.address);
-    return length < 0 ? undefined : this.address.slice(0, length);
+    if (length < 0) return undefined;
+    const out = length === 4 ? this.v4[which] : this.v6[which];
+    out.set(this.address.subarray(0, length));
+    return out;
   }
 
   private timeAt(b: Uint8Array, at: number, end: number): number {
@@ -155,12 +164,10 @@ function protocolOf(b: Uint8Array, from: number, to: number): number {
   return -1;
 }
 
-/** Reads a file of EVE flow records; returns the intervals of the flows in `flowIds`. */
-export async function readEveFlows(file: string, flowIds: ReadonlySet<FlowKey>): Promise<Map<FlowKey, AttackFlow>> {
-  const flows = new Map<FlowKey, AttackFlow>();
+/** Reads a whole file of EVE flow records. */
+export async function readEveFlows(file: string, wants: WantsFlow, onFlow: OnFlow): Promise<void> {
   const reader = new EveFlowReader();
-  await forEachLine(file, (b, start, end) => reader.read(b, start, end, flowIds, (id, flow) => flows.set(id, flow)));
-  return flows;
+  await forEachLine(file, (b, start, end) => reader.read(b, start, end, wants, onFlow));
 }
 
 export function toUs(ts: { tsSec: number; tsNsec: number }): number {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
+import { AlertedFlows } from "./alerted-flows.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
 import { EveFlowReader, type FlowKey, readEveFlows } from "./eve-files.js";
 import { plainCapture } from "./plain-capture.js";
@@ -86,7 +87,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         pass === 1 ? 0 : 60,
         pass === 1 ? "running Suricata" : `running Suricata on the clean capture (${pass})`,
       );
-      const fallback = new Map<FlowKey, AttackFlow>();
+      const alerted = new AlertedFlows();
       const report: PassReport = { capture: pass === 1 ? "input" : "clean", suricataSeconds: 0, alerts: 0, counted: 0 };
       const onAlert = (alert: EveAlertFields) => {
         report.alerts++;
@@ -94,7 +95,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         u2.write(alert);
         if (alert.rule.priority > minSeverity) return;
         report.counted++;
-        if (alert.flowId !== undefined) fallback.set(alert.flowId, fallbackFlow(alert));
+        if (alert.flowId !== undefined) alerted.noteAlert(alert, alert.flowId);
         else unsessioned++;
         if (alert.packetNumber) {
           sessions.addPacketNumber(cleanIndex ? cleanIndex[alert.packetNumber - 1] + 1 : alert.packetNumber);
@@ -102,11 +103,11 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       };
       const dir = path.join(work, `pass-${pass}`);
       const eveFile = path.join(dir, "eve.json");
-      // Flow records are kept as they come for flows already alerted; the few whose alert line was read after
-      // their flow record are looked up in a second reading of the file.
-      const flows = new Map<FlowKey, AttackFlow>();
+      // Flow records of flows already alerted are used as they come; the few whose alert line was read after
+      // their flow record are looked up in a second reading of the file, and those without a record at all are
+      // taken from their alerts.
       const flowReader = new EveFlowReader();
-      const keepFlow = (id: FlowKey, flow: AttackFlow) => flows.set(id, flow);
+      const settle = (id: FlowKey, flow: AttackFlow) => alerted.settle(id, flow, sessions);
       suricata = await runSuricataOnCapture(
         target,
         setup,
@@ -115,18 +116,16 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
           const alert = alerts.read(bytes, start, end, { file: eveFile, line });
           if (alert) onAlert(alert);
         },
-        (bytes, start, end) => flowReader.read(bytes, start, end, fallback, keepFlow),
+        (bytes, start, end) => flowReader.read(bytes, start, end, alerted.wants, settle),
       );
       report.suricataSeconds = suricata.seconds;
       if (pass === 1) {
         inputSessions = flowReader.sessions;
         await moveFile(suricata.eveFile, eveOut);
       } else await fs.appendFile(eveOut, await fs.readFile(suricata.eveFile));
-      const missing = new Set([...fallback.keys()].filter((id) => !flows.has(id)));
-      if (missing.size > 0) {
-        for (const [id, flow] of await readEveFlows(suricata.flowsFile, missing)) flows.set(id, flow);
-      }
-      for (const [id, flow] of fallback) sessions.addFlow(flows.get(id) ?? flow);
+      const missing = alerted.unsettled();
+      if (missing.size > 0) await readEveFlows(suricata.flowsFile, (id) => missing.has(id), settle);
+      alerted.settleByAlerts(sessions);
       passes.push(report);
       return report.counted;
     };
@@ -243,19 +242,6 @@ async function resolveSetup(options: SanitizeOptions, signal?: AbortSignal): Pro
     suricataPath: options.suricataPath,
     timeoutMs: options.timeoutMs,
     signal,
-  };
-}
-
-/** The alert's own tuple from its flow's start on: used when Suricata wrote no flow record for it. */
-function fallbackFlow(alert: EveAlertFields): AttackFlow {
-  return {
-    protocol: alert.protocol,
-    src: alert.src.slice(0, alert.addressLength),
-    srcPort: alert.srcPort,
-    dst: alert.dst.slice(0, alert.addressLength),
-    dstPort: alert.dstPort,
-    startUs: alert.flowStartUs,
-    endUs: Number.POSITIVE_INFINITY,
   };
 }
 
