@@ -6,6 +6,15 @@ import { TracemillError } from "@tracemill/core";
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
+export interface CaptureInputOptions {
+  /**
+   * Plain files are read on the calling thread into one buffer, with no read-ahead: for a pass that only
+   * walks record headers this is about three times cheaper, since the bytes land in this core's cache
+   * (bench/merge). read() still returns a promise, resolved at once; the caller should yield now and then.
+   */
+  synchronous?: boolean;
+}
+
 /**
  * Chunks of the (decompressed) file, in order. A chunk stays untouched until the next call to read():
  * plain files are read into two alternating buffers, the next one read ahead while the caller parses.
@@ -23,15 +32,29 @@ export class CaptureInput {
   private position = 0;
   private gunzip: AsyncIterator<Buffer> | null = null;
   private stream: fs.ReadStream | null = null;
+  private readonly synchronous: boolean;
 
-  private constructor(handle: FileHandle | null, fileSize: number, compressed: boolean, chunkBytes: number) {
+  private constructor(
+    handle: FileHandle | null,
+    fileSize: number,
+    compressed: boolean,
+    chunkBytes: number,
+    synchronous: boolean,
+  ) {
     this.handle = handle;
     this.fileSize = fileSize;
     this.compressed = compressed;
-    if (!compressed) this.buffers.push(Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes));
+    this.synchronous = synchronous;
+    if (!compressed) this.buffers.push(Buffer.allocUnsafe(chunkBytes));
+    if (!compressed && !synchronous) this.buffers.push(Buffer.allocUnsafe(chunkBytes));
   }
 
-  static async open(file: string, chunkBytes = DEFAULT_CHUNK_BYTES): Promise<CaptureInput> {
+  static async open(
+    file: string,
+    chunkBytes = DEFAULT_CHUNK_BYTES,
+    options: CaptureInputOptions = {},
+  ): Promise<CaptureInput> {
+    const synchronous = options.synchronous ?? false;
     let handle: FileHandle;
     try {
       handle = await fs.promises.open(file, "r");
@@ -45,9 +68,9 @@ export class CaptureInput {
       const magic = Buffer.alloc(2);
       const { bytesRead } = await handle.read(magic, 0, 2, 0);
       const compressed = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-      if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes);
+      if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes, synchronous);
       await handle.close();
-      const input = new CaptureInput(null, stat.size, true, chunkBytes);
+      const input = new CaptureInput(null, stat.size, true, chunkBytes, synchronous);
       input.startGunzip(file, chunkBytes);
       return input;
     } catch (error) {
@@ -62,6 +85,13 @@ export class CaptureInput {
       const step = await this.gunzip.next();
       this.fileBytesRead = this.stream!.bytesRead;
       return step.done ? null : new Uint8Array(step.value.buffer, step.value.byteOffset, step.value.length);
+    }
+    if (this.synchronous) {
+      const buffer = this.buffers[0];
+      const bytes = fs.readSync(this.handle!.fd, buffer, 0, buffer.length, this.position);
+      this.position += bytes;
+      this.fileBytesRead = this.position;
+      return bytes === 0 ? null : new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
     }
     const current = this.turn;
     const bytes = await (this.ahead ?? this.readInto(current));
