@@ -147,7 +147,7 @@ async function mergeInputs(
   try {
     // pcap → pcap with the background's records already in the output's layout: they are copied as bytes.
     const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
-    const bgInput = raw ? await CaptureInput.open(background) : null;
+    const bgInput = raw ? await CaptureInput.open(background, undefined, { synchronous: true }) : null;
     if (bgInput) inputs.push(bgInput);
     const bgCursor = raw ? null : await FileCursor.open(background, bg.name);
     if (bgCursor) inputs.push(bgCursor);

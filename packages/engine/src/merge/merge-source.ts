@@ -12,6 +12,17 @@ export interface MergeSource {
   packetComments(): string[];
 }
 
+/**
+ * Lets timers and I/O callbacks run (a cancel message, progress going out): passes reading synchronously
+ * call it every few chunks, since awaiting their reads alone never gives the event loop a turn.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** How many chunks a synchronous pass reads between turns of the event loop (64 MiB with 4 MiB chunks). */
+export const CHUNKS_PER_TURN = 16;
+
 /** The next packet of a source, refilling as needed; null at the end. */
 export async function pull(source: MergeSource): Promise<CapturedPacket | null> {
   for (;;) {

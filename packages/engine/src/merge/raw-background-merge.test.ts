@@ -47,11 +47,18 @@ async function byPackets(bg: string, atk: string, scans: CaptureScan[], shift: T
   return [fs.readFileSync(path.join(dir, `${name}.pcap`)), fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8")];
 }
 
-async function byRecords(bg: string, atk: string, scans: CaptureScan[], shift: Timestamp, chunkBytes: number) {
+async function byRecords(
+  bg: string,
+  atk: string,
+  scans: CaptureScan[],
+  shift: Timestamp,
+  chunkBytes: number,
+  synchronous: boolean,
+) {
   const name = `raw-${chunkBytes}`;
   const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
   const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
-  const input = await CaptureInput.open(bg, chunkBytes);
+  const input = await CaptureInput.open(bg, chunkBytes, { synchronous });
   const cursor = await FileCursor.open(atk, "atk");
   const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {
     out,
@@ -69,7 +76,13 @@ async function byRecords(bg: string, atk: string, scans: CaptureScan[], shift: T
 const provenanceHeader = {} as ConstructorParameters<typeof ProvenanceWriter>[1];
 
 describe("mergeRawBackground", () => {
-  it.each([50, 333, 4096, 1 << 20])("equals the packet-by-packet merge in %i-byte chunks", async (chunkBytes) => {
+  it.each([
+    [50, false],
+    [333, true],
+    [4096, false],
+    [4096, true],
+    [1 << 20, true],
+  ])("equals the packet-by-packet merge in %i-byte chunks (synchronous reads: %s)", async (chunkBytes, synchronous) => {
     const bg = path.join(dir, "bg.pcap");
     const atk = path.join(dir, "atk.pcap");
     const wikipedia = fs.readFileSync(path.join(fixtures, "wikipedia-browse.pcap"));
@@ -91,7 +104,7 @@ describe("mergeRawBackground", () => {
     const expected = await byPackets(bg, atk, scans, shift, "reference");
     // Each merge shifts the held late attack packets in place: the second one gets fresh scans.
     const again = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
-    const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes);
+    const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, synchronous);
     expect(provenance).toBe(expected[1]);
     expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
   });

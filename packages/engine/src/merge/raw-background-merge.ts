@@ -4,7 +4,7 @@
 // The order is the same as mergeOrdered over InOrderSource: background (file order on ties) before attacks.
 import { type CapturedPacket, LENIENT_SNAPLEN, MAX_PACKET_BYTES, TracemillError } from "@tracemill/core";
 import type { CaptureFileWriter, CaptureInput } from "../capture/index.js";
-import { type MergeSource, pull } from "./merge-source.js";
+import { CHUNKS_PER_TURN, type MergeSource, pull, yieldToEventLoop } from "./merge-source.js";
 import type { ProvenanceWriter } from "./provenance-writer.js";
 import type { CaptureScan } from "./scan.js";
 import type { Timestamp } from "./timestamp.js";
@@ -34,7 +34,9 @@ export async function mergeRawBackground(
 ): Promise<number> {
   const merge = new RawMerge(scan, attacks, shift, context);
   await merge.pullAttack();
+  let chunks = 0;
   for (let chunk = await input.read(); chunk; chunk = await input.read()) {
+    if (++chunks % CHUNKS_PER_TURN === 0) await yieldToEventLoop();
     merge.startChunk(chunk);
     for (;;) {
       const wants = merge.step();

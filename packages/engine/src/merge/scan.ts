@@ -5,7 +5,7 @@ import type { CaptureInfo } from "@tracemill/core";
 import { CaptureInput } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
-import { pull } from "./merge-source.js";
+import { CHUNKS_PER_TURN, pull, yieldToEventLoop } from "./merge-source.js";
 import { PcapRecordScan } from "./pcap-scan.js";
 import { TimeStats } from "./time-stats.js";
 import type { Timestamp } from "./timestamp.js";
@@ -53,17 +53,19 @@ async function scanPlainPcap(
   signal?: AbortSignal,
   onProgress?: (bytesRead: number) => void,
 ): Promise<CaptureScan | null> {
-  const input = await CaptureInput.open(file);
+  const input = await CaptureInput.open(file, undefined, { synchronous: true });
   try {
     if (input.compressed) return null;
     const late = new LatePackets(maxLateBytes, name);
     const stats = new TimeStats(late);
     let scan: PcapRecordScan | null = null;
+    let chunks = 0;
     for (let chunk = await input.read(); chunk; chunk = await input.read()) {
       if (scan) scan.push(chunk);
       else scan = PcapRecordScan.start(chunk, stats);
       if (!scan?.ok) return null;
       onProgress?.(input.fileBytesRead);
+      if (++chunks % CHUNKS_PER_TURN === 0) await yieldToEventLoop();
       signal?.throwIfAborted();
     }
     if (!scan?.finish()) return null;
