@@ -3,6 +3,7 @@
 // packet costs O(1), touches only its own session, and memory follows the number of live sessions.
 import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
+import { EndpointKey } from "./endpoint-key.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
 import {
@@ -26,7 +27,7 @@ import {
   W_KEY,
   W_PORTS,
 } from "./session.js";
-import { SessionIndex, symmetricHash } from "./session-index.js";
+import { SessionIndex } from "./session-index.js";
 
 export interface FlowTableOptions {
   /** A session ends when no packet came for longer than this; default 120 s. */
@@ -77,14 +78,8 @@ export class FlowTable<T> {
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
   private clock = 0;
-  private s0 = 0;
-  private s1 = 0;
-  private s2 = 0;
-  private s3 = 0;
-  private d0 = 0;
-  private d1 = 0;
-  private d2 = 0;
-  private d3 = 0;
+  /** The endpoints of the packet being added. */
+  private readonly endpoints = new EndpointKey();
 
   constructor(
     private readonly hooks: FlowTableHooks<T>,
@@ -161,28 +156,17 @@ export class FlowTable<T> {
     packet.tcpFlags = decoded.tcpFlags;
 
     const v4 = decoded.ipVersion === 4;
-    this.loadWords(decoded.src, decoded.dst, v4);
+    const endpoints = this.endpoints;
+    endpoints.load(decoded.src, decoded.dst, v4);
     const protocol = decoded.protocol;
     const sport = decoded.srcPort;
     const dport = decoded.dstPort;
-    const hash = symmetricHash(
-      this.s0,
-      this.s1,
-      this.s2,
-      this.s3,
-      sport,
-      this.d0,
-      this.d1,
-      this.d2,
-      this.d3,
-      dport,
-      protocol,
-    );
+    const hash = endpoints.hash(sport, dport, protocol);
 
     const table = this.index.table;
     const mask = this.index.mask;
     const words = this.store.words;
-    const key = protocol | (decoded.ipVersion << 8);
+    const kind = protocol | (decoded.ipVersion << 8);
     const fwdPorts = (sport << 16) | dport;
     const bwdPorts = (dport << 16) | sport;
     let slot = -1;
@@ -190,13 +174,13 @@ export class FlowTable<T> {
     for (let probe = hash & mask, entry = table[2 * probe + 1]; entry !== 0; entry = table[2 * probe + 1]) {
       if (table[2 * probe] === hash) {
         const w = this.store.recordWords * (entry - 1);
-        if ((words[w + W_KEY] & 0xffff) === key) {
+        if ((words[w + W_KEY] & 0xffff) === kind) {
           const ports = words[w + W_PORTS];
-          if (ports === fwdPorts && this.isForward(w)) {
+          if (ports === fwdPorts && endpoints.isForward(words, w)) {
             slot = entry - 1;
             break;
           }
-          if (ports === bwdPorts && this.isBackward(w)) {
+          if (ports === bwdPorts && endpoints.isBackward(words, w)) {
             slot = entry - 1;
             forward = false;
             break;
@@ -226,7 +210,7 @@ export class FlowTable<T> {
       slot = session.slot;
       forward =
         this.store.words[this.store.recordWords * slot + W_PORTS] === fwdPorts &&
-        this.isForward(this.store.recordWords * slot);
+        endpoints.isForward(this.store.words, this.store.recordWords * slot);
       packet.slot = slot;
       packet.forward = forward;
       this.hooks.onStart(session, packet);
@@ -296,14 +280,7 @@ export class FlowTable<T> {
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
     const words = this.store.words;
     const w = this.store.recordWords * session.slot;
-    words[w] = swap ? this.d0 : this.s0;
-    words[w + 1] = swap ? this.d1 : this.s1;
-    words[w + 2] = swap ? this.d2 : this.s2;
-    words[w + 3] = swap ? this.d3 : this.s3;
-    words[w + 4] = swap ? this.s0 : this.d0;
-    words[w + 5] = swap ? this.s1 : this.d1;
-    words[w + 6] = swap ? this.s2 : this.d2;
-    words[w + 7] = swap ? this.s3 : this.d3;
+    this.endpoints.write(words, w, swap);
     const fwdPort = swap ? decoded.dstPort : decoded.srcPort;
     const bwdPort = swap ? decoded.srcPort : decoded.dstPort;
     words[w + W_PORTS] = (fwdPort << 16) | bwdPort;
@@ -338,50 +315,5 @@ export class FlowTable<T> {
     this.store.words[this.store.recordWords * session.slot + W_GENERATION]++;
     this.hooks.onEnd(session);
     this.pool.push(session);
-  }
-
-  /** Whether the record at word `w` has the packet's source as its forward side (ports already compared). */
-  private isForward(w: number): boolean {
-    const words = this.store.words;
-    return (
-      words[w] === this.s0 &&
-      words[w + 4] === this.d0 &&
-      words[w + 1] === this.s1 &&
-      words[w + 5] === this.d1 &&
-      words[w + 2] === this.s2 &&
-      words[w + 6] === this.d2 &&
-      words[w + 3] === this.s3 &&
-      words[w + 7] === this.d3
-    );
-  }
-
-  /** Whether the record at word `w` has the packet's source as its backward side (ports already compared). */
-  private isBackward(w: number): boolean {
-    const words = this.store.words;
-    return (
-      words[w] === this.d0 &&
-      words[w + 4] === this.s0 &&
-      words[w + 1] === this.d1 &&
-      words[w + 5] === this.s1 &&
-      words[w + 2] === this.d2 &&
-      words[w + 6] === this.s2 &&
-      words[w + 3] === this.d3 &&
-      words[w + 7] === this.s3
-    );
-  }
-
-  private loadWords(src: Uint8Array, dst: Uint8Array, v4: boolean): void {
-    this.s0 = (src[0] << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
-    this.d0 = (dst[0] << 24) | (dst[1] << 16) | (dst[2] << 8) | dst[3];
-    if (v4) {
-      this.s1 = this.s2 = this.s3 = this.d1 = this.d2 = this.d3 = 0;
-      return;
-    }
-    this.s1 = (src[4] << 24) | (src[5] << 16) | (src[6] << 8) | src[7];
-    this.s2 = (src[8] << 24) | (src[9] << 16) | (src[10] << 8) | src[11];
-    this.s3 = (src[12] << 24) | (src[13] << 16) | (src[14] << 8) | src[15];
-    this.d1 = (dst[4] << 24) | (dst[5] << 16) | (dst[6] << 8) | dst[7];
-    this.d2 = (dst[8] << 24) | (dst[9] << 16) | (dst[10] << 8) | dst[11];
-    this.d3 = (dst[12] << 24) | (dst[13] << 16) | (dst[14] << 8) | dst[15];
   }
 }
