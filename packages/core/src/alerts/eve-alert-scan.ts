@@ -74,26 +74,66 @@ export function eveFlowKeyOfText(text: string): number | string {
   return Number.isSafeInteger(value) && text.length <= 16 ? value : text;
 }
 
-const keys = {
-  timestamp: ascii("timestamp"),
-  flowId: ascii("flow_id"),
-  pcapCnt: ascii("pcap_cnt"),
-  eventType: ascii("event_type"),
-  srcIp: ascii("src_ip"),
-  destIp: ascii("dest_ip"),
-  srcPort: ascii("src_port"),
-  destPort: ascii("dest_port"),
-  proto: ascii("proto"),
-  icmpType: ascii("icmp_type"),
-  icmpCode: ascii("icmp_code"),
-  alert: ascii("alert"),
-  flow: ascii("flow"),
-  packet: ascii("packet"),
-  packetInfo: ascii("packet_info"),
-  tunnel: ascii("tunnel"),
-  start: ascii("start"),
-  linktype: ascii("linktype"),
-};
+/** How many distinct "alert" objects are compared before one is parsed again. */
+const recentRules = 16;
+
+enum Key {
+  Other,
+  Timestamp,
+  FlowId,
+  PcapCnt,
+  EventType,
+  SrcIp,
+  DestIp,
+  SrcPort,
+  DestPort,
+  Proto,
+  IcmpType,
+  IcmpCode,
+  Alert,
+  Flow,
+  Packet,
+  PacketInfo,
+  Tunnel,
+}
+
+/** The top-level member names read, by length: the first byte (and one more for icmp_*) picks the candidate. */
+const names: [Key, Uint8Array][] = (
+  [
+    [Key.Timestamp, "timestamp"],
+    [Key.FlowId, "flow_id"],
+    [Key.PcapCnt, "pcap_cnt"],
+    [Key.EventType, "event_type"],
+    [Key.SrcIp, "src_ip"],
+    [Key.DestIp, "dest_ip"],
+    [Key.SrcPort, "src_port"],
+    [Key.DestPort, "dest_port"],
+    [Key.Proto, "proto"],
+    [Key.IcmpType, "icmp_type"],
+    [Key.IcmpCode, "icmp_code"],
+    [Key.Alert, "alert"],
+    [Key.Flow, "flow"],
+    [Key.Packet, "packet"],
+    [Key.PacketInfo, "packet_info"],
+    [Key.Tunnel, "tunnel"],
+  ] as const
+).map(([key, name]) => [key, ascii(name)]);
+
+/** Candidates per (length, first byte, byte 5): at most one name each. */
+const byShape = new Map<number, [Key, Uint8Array]>(
+  names.map(([key, name]) => [shape(name, 0, name.length), [key, name]]),
+);
+
+function shape(b: Uint8Array, from: number, to: number): number {
+  return ((to - from) << 16) | (b[from] << 8) | (to - from > 5 ? b[from + 5] : 0);
+}
+
+function keyOf(b: Uint8Array, from: number, to: number): Key {
+  const candidate = byShape.get(shape(b, from, to));
+  return candidate && bytesEqual(b, from, to, candidate[1]) ? candidate[0] : Key.Other;
+}
+
+const keys = { start: ascii("start"), linktype: ascii("linktype") };
 const alertText = ascii("alert");
 const tcp = ascii("TCP");
 const udp = ascii("UDP");
@@ -103,7 +143,9 @@ export class EveAlertReader {
   private readonly times = new EveTimeReader();
   private readonly flowTimes = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
-  private readonly rules = new Map<number, { bytes: Uint8Array; rule: EveRule }>();
+  /** "alert" objects seen lately with their rules, most used first. */
+  private readonly recent: { bytes: Uint8Array; rule: EveRule }[] = [];
+  private knownLength = 0;
   private scratch = new Uint8Array(4096);
 
   /** `decode` turns a line's bytes into text for the lines read the slow way (default: the core's UTF-8 decoder). */
@@ -139,8 +181,7 @@ export class EveAlertReader {
     let icmpCode = 0;
     let protocol = 0;
     let pcapCnt = 0;
-    let alertFrom = -1;
-    let alertTo = -1;
+    let rule: EveRule | undefined;
     let flowStartUs = -1;
     let packetFrom = -1;
     let packetTo = -1;
@@ -152,82 +193,122 @@ export class EveAlertReader {
       const keyEnd = stringEnd(b, i + 1, end);
       if (keyEnd < 0 || b[keyEnd + 1] !== 58) return false;
       const v = keyEnd + 2;
-      const next = skipValue(b, v, end);
-      if (next < 0) return false;
-      const k0 = i + 1;
       const isString = b[v] === QUOTE;
-      if (bytesEqual(b, k0, keyEnd, keys.timestamp)) {
-        if (!isString || !this.times.read(b, v + 1, next - 1, t)) return false;
-        f.tsSec = t.sec;
-        f.tsNsec = t.nsec;
-        haveTime = true;
-      } else if (bytesEqual(b, k0, keyEnd, keys.flowId)) {
-        f.flowId = eveFlowKey(b, v, next);
-        if (f.flowId === undefined) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.pcapCnt)) {
-        pcapCnt = digitsValue(b, v, next);
-        if (pcapCnt < 0) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.eventType)) {
-        if (!isString || !bytesEqual(b, v + 1, next - 1, alertText)) return false;
-        isAlert = true;
-      } else if (bytesEqual(b, k0, keyEnd, keys.srcIp)) {
-        if (!isString) return false;
-        srcLength = readIpAddress(b, v + 1, next - 1, f.src);
-      } else if (bytesEqual(b, k0, keyEnd, keys.destIp)) {
-        if (!isString) return false;
-        dstLength = readIpAddress(b, v + 1, next - 1, f.dst);
-      } else if (bytesEqual(b, k0, keyEnd, keys.srcPort)) {
-        srcPort = digitsValue(b, v, next);
-        if (srcPort < 0) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.destPort)) {
-        dstPort = digitsValue(b, v, next);
-        if (dstPort < 0) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.proto)) {
-        if (!isString) return false;
-        if (bytesEqual(b, v + 1, next - 1, tcp)) protocol = 6;
-        else if (bytesEqual(b, v + 1, next - 1, udp)) protocol = 17;
-        else {
-          const text = asciiText(b, v + 1, next - 1);
-          if (text === undefined) return false;
-          protocol = protocolNumber(text);
+      let next = -1;
+      switch (keyOf(b, i + 1, keyEnd)) {
+        case Key.Timestamp:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0 || !this.times.read(b, v + 1, next - 1, t)) return false;
+          f.tsSec = t.sec;
+          f.tsNsec = t.nsec;
+          haveTime = true;
+          break;
+        case Key.FlowId:
+          next = skipValue(b, v, end);
+          f.flowId = next < 0 ? undefined : eveFlowKey(b, v, next);
+          if (f.flowId === undefined) return false;
+          break;
+        case Key.PcapCnt:
+          next = skipValue(b, v, end);
+          pcapCnt = next < 0 ? -1 : digitsValue(b, v, next);
+          if (pcapCnt < 0) return false;
+          break;
+        case Key.EventType:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0 || !bytesEqual(b, v + 1, next - 1, alertText)) return false;
+          isAlert = true;
+          break;
+        case Key.SrcIp:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0) return false;
+          srcLength = readIpAddress(b, v + 1, next - 1, f.src);
+          break;
+        case Key.DestIp:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0) return false;
+          dstLength = readIpAddress(b, v + 1, next - 1, f.dst);
+          break;
+        case Key.SrcPort:
+          next = skipValue(b, v, end);
+          srcPort = next < 0 ? -1 : digitsValue(b, v, next);
+          if (srcPort < 0) return false;
+          break;
+        case Key.DestPort:
+          next = skipValue(b, v, end);
+          dstPort = next < 0 ? -1 : digitsValue(b, v, next);
+          if (dstPort < 0) return false;
+          break;
+        case Key.Proto:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0) return false;
+          if (bytesEqual(b, v + 1, next - 1, tcp)) protocol = 6;
+          else if (bytesEqual(b, v + 1, next - 1, udp)) protocol = 17;
+          else {
+            const text = asciiText(b, v + 1, next - 1);
+            if (text === undefined) return false;
+            protocol = protocolNumber(text);
+          }
+          break;
+        case Key.IcmpType:
+          next = skipValue(b, v, end);
+          icmpType = next < 0 ? -1 : digitsValue(b, v, next);
+          if (icmpType < 0) return false;
+          break;
+        case Key.IcmpCode:
+          next = skipValue(b, v, end);
+          icmpCode = next < 0 ? -1 : digitsValue(b, v, next);
+          if (icmpCode < 0) return false;
+          break;
+        case Key.Alert:
+          if (b[v] !== 123) return false;
+          rule = this.knownRule(b, v, end);
+          if (rule) next = v + this.knownLength;
+          else {
+            next = skipValue(b, v, end);
+            rule = next < 0 ? undefined : this.newRule(b, v, next);
+            if (!rule) return false;
+          }
+          break;
+        case Key.Flow: {
+          if (b[v] !== 123) return false;
+          next = skipValue(b, v, end);
+          if (next < 0) return false;
+          const s = eveValueOf(b, v, next, keys.start);
+          if (s >= 0) {
+            const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
+            if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
+            flowStartUs = t.sec * 1_000_000 + Math.floor(t.nsec / 1000);
+          }
+          break;
         }
-      } else if (bytesEqual(b, k0, keyEnd, keys.icmpType)) {
-        icmpType = digitsValue(b, v, next);
-        if (icmpType < 0) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.icmpCode)) {
-        icmpCode = digitsValue(b, v, next);
-        if (icmpCode < 0) return false;
-      } else if (bytesEqual(b, k0, keyEnd, keys.alert)) {
-        if (b[v] !== 123) return false;
-        alertFrom = v;
-        alertTo = next;
-      } else if (bytesEqual(b, k0, keyEnd, keys.flow)) {
-        if (b[v] !== 123) return false;
-        const s = eveValueOf(b, v, next, keys.start);
-        if (s >= 0) {
-          const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
-          if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
-          flowStartUs = t.sec * 1_000_000 + Math.floor(t.nsec / 1000);
+        case Key.Packet:
+          next = skipValue(b, v, end);
+          if (!isString || next < 0) return false;
+          packetFrom = v + 1;
+          packetTo = next - 1;
+          break;
+        case Key.PacketInfo: {
+          if (b[v] !== 123) return false;
+          next = skipValue(b, v, end);
+          if (next < 0) return false;
+          const l = eveValueOf(b, v, next, keys.linktype);
+          if (l >= 0) {
+            linkType = digitsValue(b, l, skipValue(b, l, next));
+            if (linkType < 0) return false;
+          }
+          break;
         }
-      } else if (bytesEqual(b, k0, keyEnd, keys.packet)) {
-        if (!isString) return false;
-        packetFrom = v + 1;
-        packetTo = next - 1;
-      } else if (bytesEqual(b, k0, keyEnd, keys.packetInfo)) {
-        if (b[v] !== 123) return false;
-        const l = eveValueOf(b, v, next, keys.linktype);
-        if (l >= 0) {
-          linkType = digitsValue(b, l, skipValue(b, l, next));
-          if (linkType < 0) return false;
-        }
-      } else if (bytesEqual(b, k0, keyEnd, keys.tunnel)) return false;
+        case Key.Tunnel:
+          return false;
+        default:
+          next = skipValue(b, v, end);
+          if (next < 0) return false;
+      }
       if (b[next] === 44) i = next + 1;
       else if (next === end - 1) break;
       else return false;
     }
-    if (!haveTime || !isAlert || srcLength < 0 || srcLength !== dstLength || alertFrom < 0) return false;
-    const rule = this.ruleOf(b, alertFrom, alertTo);
-    if (!rule) return false;
+    if (!haveTime || !isAlert || srcLength < 0 || srcLength !== dstLength || !rule) return false;
     let packet = empty;
     if (packetFrom >= 0 && linkType >= 0) {
       if (this.scratch.length < packetTo - packetFrom) this.scratch = new Uint8Array(packetTo - packetFrom);
@@ -248,12 +329,34 @@ export class EveAlertReader {
     return true;
   }
 
-  /** The rule of an "alert" object b[from, to), parsed once per distinct text. */
-  private ruleOf(b: Uint8Array, from: number, to: number): EveRule | undefined {
-    let hash = 0x811c9dc5;
-    for (let i = from; i < to; i++) hash = Math.imul(hash ^ b[i], 16777619);
-    const known = this.rules.get(hash);
-    if (known && bytesEqual(b, from, to, known.bytes)) return known.rule;
+  /**
+   * The rule of the "alert" object at b[at], when its text is one seen lately (`knownLength` is then its length):
+   * alerts of one rule repeat the same object, and a different one differs within its first few dozen bytes.
+   */
+  private knownRule(b: Uint8Array, at: number, end: number): EveRule | undefined {
+    const recent = this.recent;
+    for (let r = 0; r < recent.length; r++) {
+      const known = recent[r];
+      const bytes = known.bytes;
+      const n = bytes.length;
+      if (at + n >= end) continue;
+      let i = 0;
+      while (i < n && b[at + i] === bytes[i]) i++;
+      // Equal bytes form a whole object, so the value ends there if a separator follows.
+      if (i === n && (b[at + n] === 44 || b[at + n] === 125)) {
+        if (r > 0) {
+          recent[r] = recent[r - 1];
+          recent[r - 1] = known;
+        }
+        this.knownLength = n;
+        return known.rule;
+      }
+    }
+    return undefined;
+  }
+
+  /** Parses an "alert" object b[from, to) not seen lately, and remembers it. */
+  private newRule(b: Uint8Array, from: number, to: number): EveRule | undefined {
     let object: unknown;
     try {
       object = JSON.parse(this.decode(b.subarray(from, to)));
@@ -262,7 +365,8 @@ export class EveAlertReader {
     }
     if (typeof object !== "object" || object === null) return undefined;
     const rule = eveRule(object, this.classifications);
-    this.rules.set(hash, { bytes: b.slice(from, to), rule });
+    if (this.recent.length === recentRules) this.recent.pop();
+    this.recent.push({ bytes: b.slice(from, to), rule });
     return rule;
   }
 

@@ -32,32 +32,45 @@ export function stringEnd(b: Uint8Array, from: number, end: number): number {
   }
 }
 
-/** Index just past the JSON value starting at `at`; -1 when it is malformed or runs past `end`. */
+/**
+ * Index just past the compact JSON value starting at `at` (no whitespace between tokens, as Suricata writes); -1
+ * when it is malformed, not compact or runs past `end`. Strings are skipped with indexOf, not byte by byte.
+ */
 export function skipValue(b: Uint8Array, at: number, end: number): number {
   const c = b[at];
   if (c === QUOTE) {
     const q = stringEnd(b, at + 1, end);
     return q < 0 ? -1 : q + 1;
   }
-  if (c === 123 || c === 91) {
-    let depth = 0;
-    for (let i = at; i < end; i++) {
-      const x = b[i];
-      if (x === QUOTE) {
-        i = stringEnd(b, i + 1, end);
-        if (i < 0) return -1;
-      } else if (x === 123 || x === 91) depth++;
-      else if (x === 125 || x === 93) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
+  if (c === 123) {
+    let i = at + 1;
+    if (b[i] === 125) return i + 1;
+    for (;;) {
+      const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
+      if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
+      i = skipValue(b, keyEnd + 2, end);
+      if (i < 0) return -1;
+      if (b[i] === 125) return i + 1;
+      if (b[i] !== 44) return -1;
+      i++;
     }
-    return -1;
+  }
+  if (c === 91) {
+    let i = at + 1;
+    if (b[i] === 93) return i + 1;
+    for (;;) {
+      i = skipValue(b, i, end);
+      if (i < 0) return -1;
+      if (b[i] === 93) return i + 1;
+      if (b[i] !== 44) return -1;
+      i++;
+    }
   }
   // Numbers, true, false, null: up to the next separator.
+  if (!((c >= 48 && c <= 57) || c === 45 || c === 116 || c === 102 || c === 110)) return -1;
   let i = at;
   while (i < end && b[i] !== 44 && b[i] !== 125 && b[i] !== 93) i++;
-  return i > at ? i : -1;
+  return i > at && i < end ? i : -1;
 }
 
 /** The non-negative integer in b[from, to) (digits only, exact up to 2^53); -1 otherwise. */

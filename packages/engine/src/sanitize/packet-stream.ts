@@ -10,6 +10,8 @@ import {
   TracemillError,
 } from "@tracemill/core";
 
+const readBytes = 4 * 1024 * 1024;
+
 export interface StreamOptions {
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -30,20 +32,22 @@ export async function forEachPacket(
   const fd = fs.openSync(file, "r");
   fs.readSync(fd, head, 0, 2, 0);
   fs.closeSync(fd);
-  const raw = fs.createReadStream(file, { highWaterMark: 1024 * 1024 });
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  const input = gzip ? raw.pipe(zlib.createGunzip()) : raw;
+  const raw = gzip ? fs.createReadStream(file, { highWaterMark: 1024 * 1024 }) : undefined;
+  const chunks = raw ? (raw.pipe(zlib.createGunzip()) as AsyncIterable<Buffer>) : plainChunks(file);
+  let bytesRead = 0;
   let source: PacketSource | undefined;
   let lastReport = 0;
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       if (options.signal?.aborted) throw new TracemillError("CANCELLED", "sanitization was cancelled");
       if (source) source.push(chunk);
       else source = openPacketSource(chunk);
       await drain(source, onPacket);
-      if (options.onProgress && raw.bytesRead - lastReport > 16 * 1024 * 1024) {
-        lastReport = raw.bytesRead;
-        options.onProgress(size > 0 ? raw.bytesRead / size : 1);
+      bytesRead = raw ? raw.bytesRead : bytesRead + chunk.length;
+      if (options.onProgress && bytesRead - lastReport > 16 * 1024 * 1024) {
+        lastReport = bytesRead;
+        options.onProgress(size > 0 ? bytesRead / size : 1);
       }
     }
     if (!source) throw new TracemillError("BAD_INPUT", `${file}: the file is empty (0 bytes): not a capture`, { file });
@@ -59,7 +63,27 @@ export async function forEachPacket(
     }
     throw error;
   } finally {
-    raw.destroy();
+    raw?.destroy();
+  }
+}
+
+/**
+ * The bytes of an uncompressed file in two alternating buffers: a chunk is only read again once the packet source
+ * has delivered every packet in it (it copies what spans chunks), so no chunk is allocated per read.
+ */
+async function* plainChunks(file: string): AsyncGenerator<Uint8Array> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    const buffers = [new Uint8Array(readBytes), new Uint8Array(readBytes)];
+    let position = 0;
+    for (let which = 0; ; which ^= 1) {
+      const { bytesRead } = await handle.read(buffers[which], 0, readBytes, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffers[which].subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
   }
 }
 

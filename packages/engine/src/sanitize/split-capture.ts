@@ -1,17 +1,10 @@
 // One pass over the capture: every packet goes to the attack or the clean capture, in input order, bytes and
 // timestamps untouched. Output format follows the input: pcap stays pcap (same link type, µs or ns), pcapng and
 // ERF become pcapng (interfaces, names and comments kept).
-import fs from "node:fs";
 import path from "node:path";
-import {
-  type CapturedPacket,
-  type CaptureInfo,
-  PacketDecoder,
-  PcapngWriter,
-  PcapWriter,
-  TracemillError,
-} from "@tracemill/core";
+import { type CaptureInfo, PacketDecoder, TracemillError } from "@tracemill/core";
 import type { OutputFile } from "../capability.js";
+import { type CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "../capture/index.js";
 import type { AttackSessions } from "./attack-sessions.js";
 import { forEachPacket } from "./packet-stream.js";
 
@@ -38,8 +31,9 @@ export interface SplitOptions {
 }
 
 interface Side {
-  file: fs.WriteStream;
-  writer: { write(packet: CapturedPacket, comments?: readonly string[]): void; finish(): void } | undefined;
+  file: string;
+  /** Opened at the side's first packet (a pcapng writer declares the interfaces known by then), or at the end. */
+  writer: CaptureFileWriter | undefined;
   packets: number;
 }
 
@@ -59,64 +53,77 @@ export async function splitCapture(
     clean = side(path.join(outDir, `clean.${format}`));
     attack = side(path.join(outDir, `attacks.${format}`));
   };
-  const total = await forEachPacket(input, options, (packet, source) => {
-    if (!clean || !attack) open(source.info);
-    const d = decoder.decode(packet);
-    const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
-    const isAttack = !attacks.empty && attacks.isAttack(d, packet.index, tsUs);
-    const target = (isAttack ? attack : clean) as Side;
-    if (!target.writer) target.writer = createWriter(source.info, target.file);
-    target.writer.write(packet, source.packetComments());
-    target.packets++;
-    if (!isAttack) {
-      const at = (clean as Side).packets - 1;
-      if (at >= cleanIndex.length) {
-        const grown = new Uint32Array(cleanIndex.length * 2);
-        grown.set(cleanIndex);
-        cleanIndex = grown;
+  let total: Awaited<ReturnType<typeof forEachPacket>>;
+  try {
+    total = await forEachPacket(input, options, (packet, source) => {
+      if (!clean || !attack) open(source.info);
+      const d = decoder.decode(packet);
+      const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
+      const isAttack = !attacks.empty && attacks.isAttack(d, packet.index, tsUs);
+      const target = (isAttack ? attack : clean) as Side;
+      if (!isAttack) {
+        const at = (clean as Side).packets;
+        if (at >= cleanIndex.length) {
+          const grown = new Uint32Array(cleanIndex.length * 2);
+          grown.set(cleanIndex);
+          cleanIndex = grown;
+        }
+        cleanIndex[at] = packet.index;
       }
-      cleanIndex[at] = packet.index;
+      target.packets++;
+      const writer = target.writer;
+      if (!writer) {
+        // The packet stays valid while its callback's promise runs: the source waits for it.
+        return openWriter(target, source.info).then((opened) => {
+          if (!opened.write(packet, source.packetComments())) return opened.drain();
+        });
+      }
+      return writer.write(packet, source.packetComments()) ? undefined : writer.drain();
+    });
+    if (!clean || !attack || !format) {
+      throw new TracemillError("BAD_INPUT", `${input} holds no packet: nothing to sanitize`, { file: input });
     }
-    if ((clean as Side).file.writableNeedDrain) return drained((clean as Side).file);
-    if ((attack as Side).file.writableNeedDrain) return drained((attack as Side).file);
-    return undefined;
-  });
-  if (!clean || !attack || !format) {
-    throw new TracemillError("BAD_INPUT", `${input} holds no packet: nothing to sanitize`, { file: input });
+    for (const s of [clean, attack]) await (s.writer ?? (await openWriter(s, total.info))).close();
+  } catch (error) {
+    await Promise.all([clean?.writer?.abort(), attack?.writer?.abort()]);
+    throw error;
   }
-  await Promise.all([close(clean, total.info), close(attack, total.info)]);
   return {
     format,
     packets: total.packets,
-    clean: { name: `clean.${format}`, packets: clean.packets },
-    attacks: { name: `attacks.${format}`, packets: attack.packets },
+    clean: { name: `clean.${format}`, packets: (clean as Side).packets },
+    attacks: { name: `attacks.${format}`, packets: (attack as Side).packets },
     outputs: [
       { name: `clean.${format}`, kind: "clean-pcap" },
       { name: `attacks.${format}`, kind: "attacks-pcap" },
     ],
-    cleanIndex: cleanIndex.subarray(0, clean.packets),
+    cleanIndex: cleanIndex.subarray(0, (clean as Side).packets),
     ...(total.damage && { damage: { offset: total.damage.offset, message: total.damage.message } }),
   };
 }
 
 function side(file: string): Side {
-  return { file: fs.createWriteStream(file), writer: undefined, packets: 0 };
+  return { file, writer: undefined, packets: 0 };
 }
 
-function createWriter(info: CaptureInfo, file: fs.WriteStream): NonNullable<Side["writer"]> {
-  const sink = (chunk: Uint8Array) => {
-    file.write(chunk);
-  };
+async function openWriter(s: Side, info: CaptureInfo): Promise<CaptureFileWriter> {
+  s.writer = await openCaptureWriter(s.file, writerOptions(info));
+  return s.writer;
+}
+
+function writerOptions(info: CaptureInfo): CaptureWriterOptions {
   const first = info.interfaces[0];
   if (info.format === "pcap") {
-    return new PcapWriter(sink, {
+    return {
+      format: "pcap",
       linkType: first?.linkType,
       snaplen: first?.snaplen || undefined,
       nanosecond: (first?.unitsPerSecond ?? 1e6) > 1e6,
-    });
+    };
   }
   const section = info.sections[0];
-  return new PcapngWriter(sink, {
+  return {
+    format: "pcapng",
     interfaces: info.interfaces.map((i) => ({
       linkType: i.linkType,
       snaplen: i.snaplen || undefined,
@@ -128,19 +135,5 @@ function createWriter(info: CaptureInfo, file: fs.WriteStream): NonNullable<Side
     os: section?.os,
     application: section?.application,
     comments: section?.comments,
-  });
-}
-
-/** Finishes a side; one that got no packet still becomes a valid, empty capture of the input's kind. */
-async function close(s: Side, info: CaptureInfo): Promise<void> {
-  s.writer ??= createWriter(info, s.file);
-  s.writer.finish();
-  await new Promise<void>((resolve, reject) => {
-    s.file.once("error", reject);
-    s.file.end(() => resolve());
-  });
-}
-
-function drained(file: fs.WriteStream): Promise<void> {
-  return new Promise((resolve) => file.once("drain", () => resolve()));
+  };
 }
