@@ -105,6 +105,9 @@ function RulesetStep({ draft, setParam, setInput }: StepProps) {
   );
 }
 
+/** The capture to label is an aggregation job's output: its provenance labels it, no attack capture needed. */
+const fromMerge = (draft: Draft) => draft.inputs.capture?.fromCapability === "merge";
+
 function LabelModeStep({ draft, setParam, setInput }: StepProps) {
   const mode = (draft.params.mode as "binary" | "multiclass") ?? "binary";
   return (
@@ -130,13 +133,14 @@ function LabelModeStep({ draft, setParam, setInput }: StepProps) {
           <FilePicker
             label="Attack capture"
             kind="capture"
-            required
+            required={!fromMerge(draft)}
             value={draft.inputs.attacks}
             onChange={(v) => setInput("attacks", v)}
           />
           <small className="hint">
-            When the capture is the output of an aggregation job, its provenance record labels every packet exactly;
-            choose the attack capture that was merged into it.
+            {fromMerge(draft)
+              ? "Optional: this capture is an aggregation job's output, whose provenance record labels every packet exactly."
+              : "When the capture is the output of an aggregation job, its provenance record labels every packet exactly; choose the attack capture that was merged into it."}
           </small>
         </>
       ) : (
@@ -241,7 +245,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
             ? d.inputs.alerts
               ? undefined
               : "Choose the alert file"
-            : d.inputs.attacks
+            : d.inputs.attacks || fromMerge(d)
               ? undefined
               : "Choose the attack capture",
       },

@@ -140,6 +140,53 @@ describe("job creation", () => {
     });
   });
 
+  it("binary labelling of an aggregation job's output leaves the attack capture optional", async () => {
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": () => ({
+        body: [
+          makeJob({
+            id: "m1",
+            title: "Mix",
+            capability: "merge",
+            outputs: [{ name: "merged.pcap", kind: "merged", size: 9 }],
+          }),
+          makeJob({
+            id: "s1",
+            title: "Clean",
+            capability: "sanitize",
+            outputs: [{ name: "clean.pcap", kind: "capture", size: 5 }],
+          }),
+        ],
+      }),
+      "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-3" } }),
+    });
+    async function pickCapture(title: string, option: string) {
+      await userEvent.type(await screen.findByLabelText("Title"), title);
+      await userEvent.selectOptions(await screen.findByLabelText("Or use an output of an earlier job"), option);
+      await userEvent.click(screen.getByRole("button", { name: "Next" }));
+    }
+    // Any other capture still needs its attack capture.
+    const view = renderApp("/ui/extract/labeling");
+    await pickCapture("Other", "Clean / clean.pcap");
+    expect(screen.queryByText(/^Optional:/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Choose the attack capture");
+    view.unmount();
+
+    renderApp("/ui/extract/labeling");
+    await pickCapture("Mixed labels", "Mix / merged.pcap");
+    expect(screen.getByText(/^Optional: this capture is an aggregation job's output/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toBeDefined());
+    expect(created(calls)).toMatchObject({
+      capability: "label",
+      params: { mode: "binary" },
+      inputs: { capture: { jobId: "m1", output: "merged.pcap" } },
+    });
+    expect((created(calls) as { inputs: object }).inputs).not.toHaveProperty("attacks");
+  });
+
   it("images ask for the sessions per image; sanitization offers the server's rulesets", async () => {
     const calls = server();
     const view = renderApp("/ui/extract/images");

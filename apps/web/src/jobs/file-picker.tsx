@@ -1,7 +1,7 @@
 // Picks one job input: a file dropped or chosen (checked, then uploaded with a progress bar) or an earlier job's output.
 
 import { useQuery } from "@tanstack/react-query";
-import type { FileRef } from "@tracemill/contracts";
+import type { Capability, FileRef } from "@tracemill/contracts";
 import { type DragEvent, useId, useState } from "react";
 import { api, messagesOf } from "../api/client.js";
 import { FileIcon, type FileKind, fileKindOf } from "../icons/file-icons.js";
@@ -18,6 +18,8 @@ export interface PickedFile {
   ref: FileRef;
   name: string;
   size?: number;
+  /** For an earlier job's output: that job's capability (a merge output carries its provenance). */
+  fromCapability?: Capability;
 }
 
 const outputPatterns: Record<InputKind, RegExp> = {
@@ -125,6 +127,7 @@ export function FilePicker(props: {
                       ref: { jobId: picked.job.id, output: picked.output.name },
                       name: `${picked.job.title} / ${picked.output.name}`,
                       size: picked.output.size,
+                      fromCapability: picked.job.capability,
                     }
                   : undefined,
               );
