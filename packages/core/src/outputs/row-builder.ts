@@ -36,13 +36,22 @@ export class RowBuilder {
   /** A non-negative integer below 2^53, in decimal. */
   int(value: number): void {
     this.separate();
-    this.digits(value);
+    if (value < 10) this.bytes[this.length++] = ZERO + value;
+    else this.digits(value);
   }
 
   /** A duration given in integer nanoseconds, as seconds with up to 9 decimals; non-integers round to the nearest ns. */
   seconds(nanoseconds: number): void {
     this.separate();
     const ns = Math.round(nanoseconds);
+    if (ns <= 0x7fffffff) {
+      // Below 2.1 s (most gaps): int32 arithmetic only; the whole seconds are one digit.
+      const n = ns | 0;
+      const whole = (n / 1e9) | 0;
+      this.bytes[this.length++] = ZERO + whole;
+      this.fraction(n - whole * 1e9, 9);
+      return;
+    }
     const whole = Math.floor(ns / 1e9);
     this.digits(whole);
     this.fraction(ns - whole * 1e9, 9);
@@ -76,6 +85,14 @@ export class RowBuilder {
       return;
     }
     const scaled = Math.round(value * 1e6);
+    if (scaled <= 0x7fffffff) {
+      // Below 2147.48 (most means, deviations and rates): int32 arithmetic only.
+      const n = scaled | 0;
+      const whole = (n / 1e6) | 0;
+      this.digits(whole);
+      this.fraction(n - whole * 1e6, 6);
+      return;
+    }
     if (scaled < TWO_POW_53) {
       const whole = Math.floor(scaled / 1e6);
       this.digits(whole);
