@@ -130,11 +130,6 @@ export class FeatureSet {
     const f = this.flowAt;
     const bwd = state + this.sideSize;
     const flow = state + this.flowStart;
-    // A session's state has usually left the cache when it ends (an idle timeout after its last packet). Reading one
-    // number of each cache line first makes the misses overlap, instead of coming one by one between formatting.
-    let touch = 0;
-    for (let i = state, end = state + this.stateSize; i < end; i += 8) touch += s[i];
-    if (touch < 0) throw new RangeError("negative feature state");
     endpoints.finish(s, state + a[0], bwd + a[0], flow + f[0], session, row);
     duration.finish(s, state + a[1], bwd + a[1], flow + f[1], session, row);
     directionLengths.finish(s, state + a[2], bwd + a[2], flow + f[2], session, row);
