@@ -1,4 +1,5 @@
 // One job of each capability end to end on the real engine (no test hook): upload, run in a worker, download.
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
 import { Client, fixture, startServer, waitForStatus } from "./server-harness.js";
@@ -48,6 +49,18 @@ describe("capabilities on the real engine", () => {
     expect(csv[0].split(",")).toContain("flowduration");
     expect(csv.length - 1).toBe(job.summary.csv.rows);
     expect(job.summary.csv.rows).toBeGreaterThan(0);
+    // The summary names the input as uploaded, not by the id it is stored under.
+    expect(job.summary.input.name).toBe("pcap-be-us_pptp.pcap");
+  });
+
+  it("a gzip upload is named in the summary as uploaded, without .gz", async () => {
+    const upload = await client.upload(
+      "handshake.pcap.gz",
+      gzipSync(fixture("pcap-le-ns_sll_tcp-handshake-nano.pcap")),
+    );
+    expect(upload.status).toBe(201);
+    const job = await run("extract", { capture: { fileId: upload.body.id } });
+    expect(job.summary.input.name).toBe("handshake.pcap");
   });
 
   it("ipt: inter-packet times per session beside the CSV", async () => {
@@ -77,6 +90,11 @@ describe("capabilities on the real engine", () => {
     );
     expect(outputNames(job)).toContain("classified.csv");
     expect(job.summary.labels.method).toBe("alerts");
+    expect(job.summary.input.name).toBe("pcap-be-us_pptp.pcap");
+    expect(job.summary.options).toMatchObject({
+      alerts: "pyidstools_ipv6-alert.unified2",
+      classification: "classification.config",
+    });
   });
 
   it("sanitize: Suricata splits the capture into clean and attack captures", async () => {

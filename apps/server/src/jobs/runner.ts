@@ -74,6 +74,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     for (const input of await jobs.inputsOf([jobId])) {
       inputs[input.role as InputRole] = {
         path: store.filePath(input.id),
+        name: input.name,
         compression: input.compression,
         sha256: input.sha256,
       };

@@ -8,10 +8,11 @@ export interface RunMessage {
   capability: Capability;
   params: Record<string, unknown>;
   /**
-   * Paths by role, with "gzip" when the file must be inflated before the engine reads it, and the SHA-256 the
-   * server took of the stored file (a merge records it instead of hashing the file again).
+   * Paths by role, the name the file was uploaded under (summaries show it), with "gzip" when the file must be
+   * inflated before the engine reads it, and the SHA-256 the server took of the stored file (a merge records it
+   * instead of hashing the file again).
    */
-  inputs: Partial<Record<InputRole, { path: string; compression: string | null; sha256?: string }>>;
+  inputs: Partial<Record<InputRole, { path: string; name?: string; compression: string | null; sha256?: string }>>;
   outDir: string;
   workDir: string;
   testEngineModule: string | null;

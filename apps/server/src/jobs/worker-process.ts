@@ -14,23 +14,38 @@ function send(message: FromWorker): Promise<void> {
   return new Promise((resolve) => process.send?.(message, undefined, {}, () => resolve()));
 }
 
-/** Inflates gzip inputs into the work directory; the engine reads plain files. */
+/**
+ * Inflates gzip inputs into the work directory (the engine reads plain files), and reaches every input under the name
+ * it was uploaded as: the engine's summaries name inputs by file name, and stored files are named by id.
+ */
 async function plainInputs(message: RunMessage): Promise<Record<string, string>> {
   const paths: Record<string, string> = {};
   for (const [role, input] of Object.entries(message.inputs)) {
     if (!input) continue;
+    // One directory per role: two inputs may have been uploaded under the same name. A worker that was stopped
+    // while running this job may have left it behind.
+    const dir = path.join(message.workDir, "inputs", role);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const target = path.join(dir, uploadedName(input.name, input.compression === "gzip") ?? role);
     if (input.compression !== "gzip") {
-      paths[role] = input.path;
+      fs.symlinkSync(input.path, target);
+      paths[role] = target;
       continue;
     }
-    fs.mkdirSync(message.workDir, { recursive: true });
-    const target = path.join(message.workDir, role);
     await pipeline(fs.createReadStream(input.path), zlib.createGunzip(), fs.createWriteStream(target), {
       signal: controller.signal,
     });
     paths[role] = target;
   }
   return paths;
+}
+
+/** An uploaded name usable as a file name (without ".gz" once inflated), or undefined. */
+function uploadedName(name: string | undefined, inflated: boolean): string | undefined {
+  let base = path.basename(name ?? "");
+  if (inflated) base = base.replace(/\.gz$/i, "");
+  return base === "" || base === "." || base === ".." ? undefined : base;
 }
 
 async function sha256Of(file: string): Promise<string> {
