@@ -4,12 +4,13 @@
 import type { EveAlertFields } from "@tracemill/core";
 import type { AttackFlow, AttackSessions } from "./attack-sessions.js";
 import type { FlowKey } from "./eve-files.js";
+import { FlowIdTable } from "./flow-id-table.js";
 
 const SETTLED = -1;
 
 export class AlertedFlows {
   /** Slot of each flow's fallback tuple; SETTLED once its flow record was used. */
-  private readonly slots = new Map<FlowKey, number>();
+  private readonly slots = new FlowIdTable();
   private count = 0;
   /** Per slot: protocol, source port, destination port, address length. */
   private ints = new Int32Array(4 * 1024);
@@ -48,14 +49,16 @@ export class AlertedFlows {
   /** The alerted flows whose records have not come. */
   unsettled(): Set<FlowKey> {
     const ids = new Set<FlowKey>();
-    for (const [id, slot] of this.slots) if (slot !== SETTLED) ids.add(id);
+    this.slots.forEach((id, slot) => {
+      if (slot !== SETTLED) ids.add(id);
+    });
     return ids;
   }
 
   /** Adds the still unsettled flows to the sessions by their alerts' tuples, open-ended (no record says the end). */
   settleByAlerts(sessions: AttackSessions): void {
-    for (const [id, slot] of this.slots) {
-      if (slot === SETTLED) continue;
+    this.slots.forEach((id, slot) => {
+      if (slot === SETTLED) return;
       const length = this.ints[4 * slot + 3];
       const at = 32 * slot;
       sessions.addFlow({
@@ -68,7 +71,7 @@ export class AlertedFlows {
         endUs: Number.POSITIVE_INFINITY,
       });
       this.slots.set(id, SETTLED);
-    }
+    });
   }
 
   private grow(): void {

@@ -1,6 +1,7 @@
 // Which packets belong to an alerted session: Suricata flows (protocol, endpoints either way, first..last packet time)
 // plus the very packets that raised alerts, checked per packet in one pass over the capture.
 import { type DecodedPacket, DecodeKind, endpointPairKey } from "@tracemill/core";
+import { Ipv4Intervals } from "./ipv4-intervals.js";
 
 const TCP = 6;
 const UDP = 17;
@@ -17,7 +18,9 @@ export interface AttackFlow {
 }
 
 export class AttackSessions {
-  /** Per endpoint-pair key: [start, end] pairs of alerted flows. */
+  /** IPv4 sessions: [start, end] intervals of alerted flows per protocol and endpoint pair. */
+  private readonly ipv4 = new Ipv4Intervals();
+  /** Other (IPv6) sessions, per endpoint-pair key: [start, end] pairs of alerted flows. */
   private readonly intervals = new Map<string, number[]>();
   /**
    * Cheap first test before building a key: a bit per hash of protocol and unordered port pair of the alerted flows
@@ -33,10 +36,14 @@ export class AttackSessions {
 
   addFlow(flow: AttackFlow): void {
     if (flow.protocol !== TCP && flow.protocol !== UDP) return;
-    const key = endpointPairKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort);
-    const list = this.intervals.get(key);
-    if (list) list.push(flow.startUs, flow.endUs);
-    else this.intervals.set(key, [flow.startUs, flow.endUs]);
+    if (flow.src.length === 4) {
+      this.ipv4.add(flow.protocol, flow.src, flow.srcPort, flow.dst, flow.dstPort, flow.startUs, flow.endUs);
+    } else {
+      const key = endpointPairKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort);
+      const list = this.intervals.get(key);
+      if (list) list.push(flow.startUs, flow.endUs);
+      else this.intervals.set(key, [flow.startUs, flow.endUs]);
+    }
     const h = portPairHash(flow.protocol, flow.srcPort, flow.dstPort);
     this.portPairs[h >> 3] |= 1 << (h & 7);
     this.flowCount++;
@@ -53,7 +60,7 @@ export class AttackSessions {
   }
 
   get empty(): boolean {
-    return this.intervals.size === 0 && this.packetNumberCount === 0;
+    return this.flowCount === 0 && this.packetNumberCount === 0;
   }
 
   /** True when the packet (0-based `index`, time `tsUs`) goes to the attack capture. */
@@ -73,6 +80,7 @@ export class AttackSessions {
   }
 
   private inAlertedFlow(d: DecodedPacket, tsUs: number): boolean {
+    if (d.ipVersion === 4) return this.ipv4.contains(d.protocol, d.src, d.srcPort, d.dst, d.dstPort, tsUs);
     const length = d.ipVersion === 6 ? 16 : 4;
     const list = this.intervals.get(endpointPairKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort));
     if (!list) return false;
