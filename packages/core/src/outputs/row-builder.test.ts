@@ -30,6 +30,8 @@ describe("RowBuilder", () => {
   it("writes every digit count and fraction width like an exact BigInt reference", () => {
     const ints: number[] = [];
     for (let p = 1; p < 2 ** 53; p *= 10) ints.push(p - 1, p, p + 1, 3 * p + 7);
+    // The int32 fast paths end at 2^31 − 1 (ns, or reals × 10^6).
+    ints.push(2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 2147 * 997, 2148 * 997);
     for (let i = 0; i < 2000; i++) ints.push(Math.floor(Math.random() * 2 ** (1 + (i % 53))));
     expect(format((r) => ints.forEach((n) => r.int(n)))).toBe(ints.map((n) => BigInt(n).toString()).join(","));
     const exact = (scaled: number, digits: number) => {
