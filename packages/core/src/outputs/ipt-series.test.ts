@@ -2,10 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { IptLine, IptSeries } from "./ipt-series.js";
 
+/** The line of one session in slot 3 (other slots left empty). */
 function line(times: [number, boolean][], signed = false): string {
   const series = new IptSeries();
-  for (const [time, forward] of times) series.add(time, forward);
-  return series.text(signed);
+  series.reset(3);
+  for (const [time, forward] of times) series.add(3, time, forward);
+  return series.text(3, signed);
 }
 
 describe("IptSeries", () => {
@@ -22,11 +24,12 @@ describe("IptSeries", () => {
 
   it("gives an empty line (just the line feed) for a one-packet session", () => {
     const series = new IptSeries();
-    series.add(1_700_000_000, true);
+    series.reset(0);
+    series.add(0, 1_700_000_000, true);
     const line = new IptLine();
-    series.write(false, line);
+    series.write(0, false, line);
     expect(Array.from(line.bytes.subarray(0, line.length))).toEqual([10]);
-    expect(series.gapCount).toBe(0);
+    expect(series.gapCount(0)).toBe(0);
   });
 
   it("signs the gaps that end at a backward packet, keeping the direction of a zero gap", () => {
@@ -41,15 +44,25 @@ describe("IptSeries", () => {
     expect(line(times, true)).toBe("-0.000002,0,-2.5,-0");
   });
 
-  it("is reused across sessions after reset() and grows for long sessions", () => {
+  it("keeps sessions apart by slot, grows for many slots and long sessions, and is reused after reset()", () => {
     const series = new IptSeries();
-    for (let i = 0; i < 10_000; i++) series.add(i * 1_000_001, true);
-    const long = series.text(false).split(",");
+    for (let slot = 0; slot < 5000; slot++) series.reset(slot);
+    // Two sessions interleaved: slot 4999 (beyond the first allocation) long, slot 1 short.
+    for (let i = 0; i < 10_000; i++) {
+      series.add(4999, i * 1_000_001, true);
+      if (i < 8) series.add(1, i * 3, i % 2 === 0);
+    }
+    const long = series.text(4999, false).split(",");
     expect(long).toHaveLength(9_999);
     expect(new Set(long)).toEqual(new Set(["0.001000001"]));
-    series.reset();
-    series.add(7, false);
-    series.add(10, false);
-    expect(series.text(true)).toBe("-0.000000003");
+    expect(series.gapCount(4999)).toBe(9_999);
+    expect(series.text(1, true)).toBe(
+      "-0.000000003,0.000000003,-0.000000003,0.000000003,-0.000000003,0.000000003,-0.000000003",
+    );
+    expect(series.text(2, false)).toBe("");
+    series.reset(4999);
+    series.add(4999, 7, false);
+    series.add(4999, 10, false);
+    expect(series.text(4999, true)).toBe("-0.000000003");
   });
 });

@@ -20,61 +20,73 @@ export class IptLine {
   }
 }
 
+/** Numbers per record: the last packet's time, the gap count (−1 before the first packet), then the first gaps. */
+const RECORD = 8;
+/** Gaps kept in the record itself (one 64-byte line with its time and count); later ones go to a per-record array. */
+const INLINE = RECORD - 2;
+
 /**
- * Collects one session's gaps as integer nanoseconds while its packets arrive, and writes the line once at the end.
- * Keeping integers (not text) per packet keeps the values exact and the per-packet cost to one store. A record is
- * reused from session to session through `reset()`; a one-packet session allocates nothing.
+ * Collects every session's gaps as integer nanoseconds while its packets arrive, by the session record's store slot
+ * (`Session.slot`), and writes a session's line once at its end. Keeping integers (not text) keeps the values exact;
+ * keeping them by slot in one array means a packet touches one line of it and no session or state object (the
+ * flow table keeps its per-packet work off the session objects too). Slots are reused from session to session
+ * through `reset()`; a session of up to 7 packets allocates nothing.
  */
 export class IptSeries {
-  private gaps: Float64Array | null = null;
-  private count = 0;
-  private last = 0;
-  private seen = false;
+  private records = new Float64Array(RECORD * 1024);
+  /** Gaps after the first INLINE, per slot; kept for the slot's next sessions. */
+  private readonly overflow: (Float64Array | undefined)[] = [];
 
-  reset(): void {
-    this.count = 0;
-    this.seen = false;
-  }
-
-  /**
-   * Adds the session's next packet at `time` (integer nanoseconds on any fixed base; never decreasing, as the flow
-   * table guarantees). `forward` is false for a packet of the session's backward side: the gap ending at it is
-   * negative in the signed variant.
-   */
-  add(time: number, forward: boolean): void {
-    if (this.seen) {
-      let gaps = this.gaps;
-      if (gaps === null || this.count === gaps.length) {
-        const grown = new Float64Array(gaps === null ? 8 : this.count * 2);
-        if (gaps !== null) grown.set(gaps);
-        gaps = this.gaps = grown;
-      }
-      const gap = time - this.last;
-      // Backward gaps are stored as −gap − 1, so that a backward gap of 0 keeps its direction.
-      gaps[this.count++] = forward ? gap : -gap - 1;
+  /** A session starts in `slot` (with no packet yet). */
+  reset(slot: number): void {
+    if ((slot + 1) * RECORD > this.records.length) {
+      const grown = new Float64Array(Math.max(this.records.length * 2, (slot + 1) * RECORD));
+      grown.set(this.records);
+      this.records = grown;
     }
-    this.seen = true;
-    this.last = time;
-  }
-
-  /** Number of gaps so far: packets − 1 (0 before the second packet). */
-  get gapCount(): number {
-    return this.count;
+    this.records[slot * RECORD + 1] = -1;
   }
 
   /**
-   * Writes the line into `line` (from its start), ending with a line feed: gaps in seconds, comma-separated, no
-   * trailing comma; just the line feed for a one-packet session. `signed` puts a minus before the gaps that end at a
-   * backward packet ("-0" included).
+   * Adds the next packet of the session in `slot` at `time` (integer nanoseconds on any fixed base; never
+   * decreasing, as the flow table guarantees). `forward` is false for a packet of the session's backward side: the
+   * gap ending at it is negative in the signed variant.
    */
-  write(signed: boolean, line: IptLine): void {
+  add(slot: number, time: number, forward: boolean): void {
+    const records = this.records;
+    const at = slot * RECORD;
+    const count = records[at + 1];
+    if (count >= 0) {
+      const gap = time - records[at];
+      // Backward gaps are stored as −gap − 1, so that a backward gap of 0 keeps its direction.
+      const stored = forward ? gap : -gap - 1;
+      if (count < INLINE) records[at + 2 + count] = stored;
+      else this.spill(slot, count - INLINE, stored);
+    }
+    records[at + 1] = count + 1;
+    records[at] = time;
+  }
+
+  /** Number of gaps of the session in `slot`: packets − 1 (0 before the second packet). */
+  gapCount(slot: number): number {
+    return Math.max(0, this.records[slot * RECORD + 1]);
+  }
+
+  /**
+   * Writes the line of the session in `slot` into `line` (from its start), ending with a line feed: gaps in seconds,
+   * comma-separated, no trailing comma; just the line feed for a one-packet session. `signed` puts a minus before
+   * the gaps that end at a backward packet ("-0" included).
+   */
+  write(slot: number, signed: boolean, line: IptLine): void {
     line.length = 0;
-    const gaps = this.gaps;
-    for (let i = 0; i < this.count; i++) {
-      // 32 bytes hold a comma, a minus and any gap below 2^53 ns with its 9 decimals.
-      line.reserve(32);
+    const count = this.gapCount(slot);
+    // 32 bytes hold a comma, a minus and any gap below 2^53 ns with its 9 decimals.
+    line.reserve(count * 32 + 1);
+    const records = this.records;
+    const more = this.overflow[slot];
+    for (let i = 0; i < count; i++) {
       if (i > 0) line.bytes[line.length++] = COMMA;
-      const stored = gaps![i];
+      const stored = i < INLINE ? records[slot * RECORD + 2 + i] : more![i - INLINE];
       if (stored < 0) {
         if (signed) line.bytes[line.length++] = MINUS;
         seconds(line, -stored - 1);
@@ -82,19 +94,28 @@ export class IptSeries {
         seconds(line, stored);
       }
     }
-    line.reserve(1);
     line.bytes[line.length++] = NEWLINE;
   }
 
-  /** The line as text, without its line feed (for tests and small outputs). */
-  text(signed: boolean): string {
+  /** The line of the session in `slot` as text, without its line feed (for tests and small outputs). */
+  text(slot: number, signed: boolean): string {
     const line = new IptLine();
-    this.write(signed, line);
+    this.write(slot, signed, line);
     let text = "";
     for (let i = 0; i < line.length - 1; i += 4096) {
       text += String.fromCharCode(...line.bytes.subarray(i, Math.min(i + 4096, line.length - 1)));
     }
     return text;
+  }
+
+  private spill(slot: number, index: number, stored: number): void {
+    let more = this.overflow[slot];
+    if (more === undefined || index === more.length) {
+      const grown = new Float64Array(more === undefined ? 16 : more.length * 2);
+      if (more !== undefined) grown.set(more);
+      more = this.overflow[slot] = grown;
+    }
+    more[index] = stored;
   }
 }
 

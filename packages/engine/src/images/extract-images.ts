@@ -48,23 +48,36 @@ export async function extractImages(
   const utf8 = new TextDecoder();
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
+  /** Each record's row, and 1 while it still takes bytes, by store slot. */
+  const rows: ImageRow[] = [];
+  const filling: number[] = [];
   try {
     const pass = await runSessionPass(
       capture,
       path.join(scratch, IMAGES_CSV_ENTRY),
       labeller?.columns ?? [],
       {
-        createState: () => new ImageRow(),
+        createState(slot) {
+          rows[slot] = new ImageRow();
+          return rows[slot];
+        },
         // A session's sequence number is its CSV data row (0-based): its row is written in place in its image.
-        onStart: (image, session) => sheets.place(image, session.seq),
-        onPacket(image, session, packet, captured) {
-          if (!image.full) {
+        onStart(image, session) {
+          sheets.place(image, session.seq);
+          filling[session.slot] = 1;
+        },
+        onPacket(session, packet, captured) {
+          // Most packets come after their row is full: one look at a small array by slot, no record touched.
+          const slot = packet.slot;
+          if (filling[slot] === 1) {
+            const image = rows[slot];
             // The reader's own record gives its buffer and offset: no view made per packet.
             if (captured instanceof PacketRecord) {
               image.append(captured.buffer, captured.offset, captured.capturedLength, packet.decoded, keepAddresses);
             } else {
               image.append(captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
             }
+            if (image.full) filling[slot] = 0;
           }
           labeller?.onPacket?.(session, packet);
         },

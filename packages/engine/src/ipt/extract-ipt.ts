@@ -20,6 +20,7 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
   const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
   const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end));
   const line = new IptLine();
+  const series = new IptSeries();
   let gaps = 0;
   let count = 0;
   try {
@@ -28,12 +29,13 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
       path.join(run.outDir, IPT_CSV_FILE),
       [],
       {
-        createState: () => new IptSeries(),
-        onStart: (series) => series.reset(),
-        onPacket: (series, _session, packet) => series.add(packet.time, packet.forward),
-        onEnd(series, session) {
-          series.write(signed, line);
-          gaps += series.gapCount;
+        // Gaps are kept by record slot in one store (see IptSeries): the state is just the slot.
+        createState: (slot) => slot,
+        onStart: (slot) => series.reset(slot),
+        onPacket: (_session, packet) => series.add(packet.slot, packet.time, packet.forward),
+        onEnd(slot, session) {
+          series.write(slot, signed, line);
+          gaps += series.gapCount(slot);
           count++;
           lines.put(session.seq, line.bytes, line.length);
         },

@@ -29,7 +29,7 @@ export async function labelCapture(capture: string, options: LabelOptions, run: 
     {
       createState: () => undefined,
       onStart() {},
-      onPacket: labeller.onPacket && ((_state, session, packet) => labeller.onPacket!(session, packet)),
+      onPacket: labeller.onPacket && ((session, packet) => labeller.onPacket!(session, packet)),
       onEnd(_state, session, row) {
         const label = labeller.label(session);
         labeller.write(label, row);

@@ -20,11 +20,16 @@ import { TRACEMILL_VERSION } from "../version.js";
 
 /** Per-session work beside the features. States are created once per session record and reused. */
 export interface SessionHooks<S> {
-  createState(): S;
+  /** The state of the record in store slot `slot` (`Session.slot`); records are created in slot order from 0. */
+  createState(slot: number): S;
   /** A session starts (reset the state here). */
   onStart(state: S, session: Session): void;
-  /** Every packet of the session, the first included, with the captured packet (valid during the call only). */
-  onPacket?(state: S, session: Session, packet: FlowPacket, captured: CapturedPacket): void;
+  /**
+   * Every packet of the session, the first included, with the captured packet (valid during the call only). No
+   * state is passed: loading it would touch the session record on every packet, which the flow table avoids; a hook
+   * keeps what it needs per packet in arrays indexed by `packet.slot`.
+   */
+  onPacket?(session: Session, packet: FlowPacket, captured: CapturedPacket): void;
   /** The session ended: add columns after the features (the row is started and will be ended by the pass). */
   onEnd(state: S, session: Session, row: RowBuilder): void;
 }
@@ -51,6 +56,7 @@ export async function runSessionPass<S>(
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   const onPacket = hooks.onPacket;
   let rows = 0;
+  let slots = 0;
   try {
     csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
     const row = new RowBuilder();
@@ -59,10 +65,10 @@ export async function runSessionPass<S>(
       capture,
       options,
       {
-        createState: hooks.createState,
+        createState: () => hooks.createState(slots++),
         onSessionStart: (session) => hooks.onStart(session.state.extra, session),
         // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
-        onPacket: onPacket && ((session, packet, captured) => onPacket(session.state.extra, session, packet, captured)),
+        onPacket,
         onSessionEnd(session, features) {
           row.start();
           features.finish(session.state.features, session, row);
