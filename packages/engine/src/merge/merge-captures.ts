@@ -19,11 +19,11 @@ import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./inpu
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
-import { planOutput, writerOptions } from "./output-plan.js";
+import { copiesVerbatim, planOutput, writerOptions } from "./output-plan.js";
 import { type ParsedPlacement, type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
 import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
-import { copiesVerbatim, mergeRawBackground } from "./raw-background-merge.js";
+import { mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
 

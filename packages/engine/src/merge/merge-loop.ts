@@ -2,7 +2,7 @@
 // by an exact (seconds, nanoseconds) amount. Equal timestamps: the background's packet goes first, as mergecap does.
 import type { CapturedPacket } from "@tracemill/core";
 import { type MergeSource, pull } from "./merge-source.js";
-import type { Timestamp } from "./timestamp.js";
+import { shifted, type Timestamp } from "./timestamp.js";
 
 /**
  * Receives the merged packets in order. Attack packets (input 1) arrive with their timestamps already shifted:
@@ -10,7 +10,6 @@ import type { Timestamp } from "./timestamp.js";
  */
 export type MergeSink = (packet: CapturedPacket, input: 0 | 1, source: MergeSource) => void;
 
-const NS = 1_000_000_000;
 /** How many packets go by between looks at the abort signal and the writer's back-pressure. */
 const CHECK_EVERY = 4096;
 
@@ -45,18 +44,4 @@ export async function mergeOrdered(
       b = shifted(attacks.next() ?? (await pull(attacks)), shift);
     }
   }
-}
-
-/** Adds the shift to a packet's timestamp, in place. */
-function shifted(packet: CapturedPacket | null, shift: Timestamp): CapturedPacket | null {
-  if (!packet) return null;
-  let nsec = packet.tsNsec + shift.nsec;
-  let sec = packet.tsSec + shift.sec;
-  if (nsec >= NS) {
-    nsec -= NS;
-    sec += 1;
-  }
-  packet.tsSec = sec;
-  packet.tsNsec = nsec;
-  return packet;
 }

@@ -75,3 +75,17 @@ export function writerOptions(plan: OutputPlan, background: CaptureScan, attacks
     comments: [...background.info.comments, ...attacks.info.comments],
   };
 }
+
+/** The input's records can be copied into the planned pcap output unchanged. */
+export function copiesVerbatim(
+  info: { format: string; byteOrder: string; interfaces: { unitsPerSecond: number }[] },
+  nanosecondOutput: boolean,
+): boolean {
+  const units = nanosecondOutput ? 1e9 : 1e6;
+  return (
+    info.format === "pcap" &&
+    info.byteOrder === "little-endian" &&
+    info.interfaces.length === 1 &&
+    info.interfaces[0].unitsPerSecond === units
+  );
+}

@@ -10,8 +10,9 @@ import { FileCursor } from "./file-cursor.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
+import { copiesVerbatim } from "./output-plan.js";
 import { ProvenanceWriter } from "./provenance-writer.js";
-import { copiesVerbatim, mergeRawBackground } from "./raw-background-merge.js";
+import { mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { fromNs, type Timestamp, toNs } from "./timestamp.js";
 

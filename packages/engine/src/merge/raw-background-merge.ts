@@ -7,7 +7,7 @@ import type { CaptureFileWriter, CaptureInput } from "../capture/index.js";
 import { CHUNKS_PER_TURN, type MergeSource, pull, yieldToEventLoop } from "./merge-source.js";
 import type { ProvenanceWriter } from "./provenance-writer.js";
 import type { CaptureScan } from "./scan.js";
-import type { Timestamp } from "./timestamp.js";
+import { shifted, type Timestamp } from "./timestamp.js";
 
 const FILE_HEADER = 24;
 const RECORD_HEADER = 16;
@@ -315,32 +315,4 @@ class RawMerge {
       ...(offset === undefined ? {} : { offset }),
     });
   }
-}
-
-/** Adds the shift to a packet's timestamp, in place. */
-function shifted(packet: CapturedPacket | null, shift: Timestamp): CapturedPacket | null {
-  if (!packet) return null;
-  let nsec = packet.tsNsec + shift.nsec;
-  let sec = packet.tsSec + shift.sec;
-  if (nsec >= NS) {
-    nsec -= NS;
-    sec += 1;
-  }
-  packet.tsSec = sec;
-  packet.tsNsec = nsec;
-  return packet;
-}
-
-/** The input's records can be copied into the planned pcap output unchanged. */
-export function copiesVerbatim(
-  info: { format: string; byteOrder: string; interfaces: { unitsPerSecond: number }[] },
-  nanosecondOutput: boolean,
-): boolean {
-  const units = nanosecondOutput ? 1e9 : 1e6;
-  return (
-    info.format === "pcap" &&
-    info.byteOrder === "little-endian" &&
-    info.interfaces.length === 1 &&
-    info.interfaces[0].unitsPerSecond === units
-  );
 }

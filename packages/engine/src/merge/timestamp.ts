@@ -1,6 +1,6 @@
 // Exact nanosecond timestamps for the merge: per-packet work on (seconds, nanoseconds) integers, rare
 // whole-value arithmetic (midpoints, shifts, option parsing) in BigInt nanoseconds. No floating point anywhere.
-import { TracemillError } from "@tracemill/core";
+import { type CapturedPacket, TracemillError } from "@tracemill/core";
 
 const NS_PER_SEC = 1_000_000_000n;
 
@@ -94,4 +94,18 @@ export function formatSeconds(ns: bigint): string {
   const sign = ns < 0n ? "-" : "";
   const abs = ns < 0n ? -ns : ns;
   return `${sign}${abs / NS_PER_SEC}.${String(abs % NS_PER_SEC).padStart(9, "0")}`;
+}
+
+/** Adds the shift to a packet's timestamp, in place (null stays null: the end of a source). */
+export function shifted(packet: CapturedPacket | null, shift: Timestamp): CapturedPacket | null {
+  if (!packet) return null;
+  let nsec = packet.tsNsec + shift.nsec;
+  let sec = packet.tsSec + shift.sec;
+  if (nsec >= 1_000_000_000) {
+    nsec -= 1_000_000_000;
+    sec += 1;
+  }
+  packet.tsSec = sec;
+  packet.tsNsec = nsec;
+  return packet;
 }
