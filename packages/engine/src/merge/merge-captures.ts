@@ -68,7 +68,8 @@ export async function mergeCaptures(
   hashing.catch(() => {});
   const sha256s = async () => {
     const digests = await hashing;
-    return givenHashes.map((given) => given ?? (digests.shift() as string));
+    let next = 0;
+    return givenHashes.map((given) => given ?? digests[next++]);
   };
   try {
     return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, sha256s });
