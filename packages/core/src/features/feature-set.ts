@@ -58,6 +58,9 @@ export class FeatureSet {
   private readonly flowStart: number;
   /** Slab slots per session: the blocks, padded to whole 64-byte cache lines. */
   readonly stateSize: number;
+  /** Numbers from one record's state to the next's, and where record 0's starts (see useSlab). */
+  private recordNumbers: number;
+  private stateStart = 0;
 
   constructor() {
     let side = 0;
@@ -71,15 +74,27 @@ export class FeatureSet {
     this.sideSize = side;
     this.flowStart = 2 * side;
     this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
+    this.recordNumbers = this.stateSize;
   }
 
   /**
    * Keeps the states in `slab`, an array someone else owns and lays out (the flow table's record store, which puts
-   * each state beside its session's record): states are then offsets into it, and createState is not used. Call it
-   * again whenever the owner replaces the array.
+   * each state beside its session's record): states are then offsets into it, record `slot`'s at
+   * slot · recordNumbers + stateStart, and createState is not used. Call it again whenever the owner replaces the
+   * array.
    */
-  useSlab(slab: Float64Array): void {
+  useSlab(slab: Float64Array, recordNumbers: number, stateStart: number): void {
     this.slab = slab;
+    this.recordNumbers = recordNumbers;
+    this.stateStart = stateStart;
+  }
+
+  /**
+   * The state of the session record in `slot` (its Session.slot), computed rather than read from the record's state
+   * object: one memory access fewer when a session ends.
+   */
+  stateOf(slot: number): FeatureState {
+    return slot * this.recordNumbers + this.stateStart;
   }
 
   /** Reserves the state of one session record (records are reused, so this runs once per record). */

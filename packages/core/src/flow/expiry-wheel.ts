@@ -80,8 +80,12 @@ export class ExpiryWheel<T> {
         const generation = generations[i];
         if (this.store.words[this.store.recordWords * slot + W_GENERATION] !== generation) continue;
         const lastTime = this.store.numbers[this.store.recordNumbers * slot + N_LAST_TIME];
-        if (lastTime < limit) end(records[slot]);
-        else this.push(slot, generation, lastTime);
+        if (lastTime < limit) {
+          this.store.touch(slot);
+          end(records[slot]);
+        } else {
+          this.push(slot, generation, lastTime);
+        }
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;
@@ -101,7 +105,10 @@ export class ExpiryWheel<T> {
       const length = this.take(at);
       for (let i = 0; i < length; i++) {
         const slot = slots[i];
-        if (this.store.words[this.store.recordWords * slot + W_GENERATION] === generations[i]) end(records[slot]);
+        if (this.store.words[this.store.recordWords * slot + W_GENERATION] === generations[i]) {
+          this.store.touch(slot);
+          end(records[slot]);
+        }
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;

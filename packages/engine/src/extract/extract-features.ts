@@ -58,7 +58,7 @@ export async function extractFeatures(
       {
         onSessionEnd(session, features) {
           row.start();
-          features.finish(session.state.features, session, row);
+          features.finish(features.stateOf(session.slot), session, row);
           row.end();
           ordered.put(session.seq, row.bytes, row.length);
           rows++;

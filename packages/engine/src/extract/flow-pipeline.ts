@@ -96,7 +96,7 @@ export async function runFlowPipeline<S = undefined>(
   const table: FlowTable<{ features: FeatureState; extra: S }> = new FlowTable<{ features: FeatureState; extra: S }>(
     {
       createState(slot) {
-        features.useSlab(table.stateArray);
+        features.useSlab(table.stateArray, stride, stateStart);
         return { features: table.stateOffset(slot), extra: hooks.createState?.() as S };
       },
       onStart(session, packet) {
