@@ -7,6 +7,7 @@ export const IMAGE_ROW_BYTES = 280;
 const IPPROTO_TCP = 6;
 const IPPROTO_UDP = 17;
 const NOWHERE = new Uint8Array(0);
+const SHORT_COPY = 40;
 
 /**
  * One session's row, written straight into its place in an image (a session's row number is known when it starts),
@@ -44,8 +45,10 @@ export class ImageRow {
     if (count <= 0) return;
     const rowAt = this.start + this.filled;
     const target = this.target;
-    // A loop, not set(subarray(..)): most copies are a few dozen bytes, where making the view costs more.
-    for (let i = 0, from = offset + ipStart; i < count; i++) target[rowAt + i] = buffer[from + i];
+    const from = offset + ipStart;
+    // Making a view for set() costs about as much as copying 40 bytes one by one; beyond, set() is far faster.
+    if (count <= SHORT_COPY) for (let i = 0; i < count; i++) target[rowAt + i] = buffer[from + i];
+    else target.set(buffer.subarray(from, from + count), rowAt);
     this.filled += count;
     if (keepAddresses) return;
     if (packet.ipVersion === 4) this.zero(rowAt, count, 12, 8);

@@ -45,7 +45,6 @@ export async function extractImages(
   const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
   const zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE));
   const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
-  const utf8 = new TextDecoder();
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   /** Each record's row, and 1 while it still takes bytes, by store slot. */
@@ -83,7 +82,7 @@ export async function extractImages(
         },
         onEnd(_image, session, row) {
           if (!labeller) {
-            sheets.complete(session.seq, "");
+            sheets.complete(session.seq);
             return;
           }
           labelText.start();
@@ -91,7 +90,7 @@ export async function extractImages(
           labeller.write(label, row);
           labeller.write(label, labelText);
           perLabel[label.label]++;
-          sheets.complete(session.seq, utf8.decode(labelText.bytes.subarray(0, labelText.length)));
+          sheets.complete(session.seq, labelText.bytes.slice(0, labelText.length));
         },
       },
       options,

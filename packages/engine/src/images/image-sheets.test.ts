@@ -51,14 +51,14 @@ describe("ImageSheets", () => {
     }
     // Rows 0-5 complete out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
     for (const seq of [1, 4, 5, 0, 3, 2]) {
-      sheets.complete(seq, String(seq % 2));
+      sheets.complete(seq, new TextEncoder().encode(String(seq % 2)));
       if (seq === 0) expect(images.map((image) => image.name)).toEqual(["images/image-000001.png"]);
     }
     expect(images).toHaveLength(3);
     // Row 6 gets a written image's buffer back: only its first 100 bytes are filled, the rest must read 0.
     sheets.place(rows[6], 6);
     fill(rows[6], 16, 100);
-    sheets.complete(6, "0");
+    sheets.complete(6, new TextEncoder().encode("0"));
     expect(sheets.finish()).toEqual({ images: 4, rows: 7 });
     expect(images).toEqual([
       { name: "images/image-000001.png", column: [10, 11], sum: 280 * 21 },

@@ -19,23 +19,26 @@ const SPARE_SHEETS = 16;
  */
 const BLOCK_BYTES = 1 << 22;
 
-/** An image still taking rows: its scanlines, rows complete so far and, in a labelled run, each row's label text. */
+/** An image still taking rows: its scanlines, rows complete so far and, in a labelled run, each row's label bytes. */
 interface Sheet {
   scanlines: Uint8Array;
   ended: number;
-  labels: string[];
+  labels: (Uint8Array | undefined)[];
 }
+
+/** Manifest bytes are written out past this much; a line takes at most 64 bytes besides its labels. */
+const MANIFEST_FLUSH = 1 << 17;
 
 export class ImageSheets {
   private readonly encoder: GrayscalePngEncoder;
-  /** Images taking rows, by image number; only images from `nextImage` on are here. */
-  private readonly open = new Map<number, Sheet>();
+  /** Images taking rows, by image number (an array: looked up twice per session); only from `nextImage` on. */
+  private readonly open: (Sheet | undefined)[] = [];
   private readonly spare: Sheet[] = [];
   private block = new Uint8Array(0);
   private blockUsed = 0;
   private nextImage = 0;
   private rows = 0;
-  private manifest = "";
+  private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
 
@@ -51,7 +54,7 @@ export class ImageSheets {
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
     this.manifestFd = fs.openSync(manifestPath, "w");
-    this.manifest = imageManifestHeader(labelColumns);
+    fs.writeSync(this.manifestFd, imageManifestHeader(labelColumns));
   }
 
   /**
@@ -60,26 +63,26 @@ export class ImageSheets {
    */
   place(row: ImageRow, seq: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
-    let sheet = this.open.get(image);
+    let sheet = this.open[image];
     if (!sheet) {
       sheet = this.spare.pop();
       // A reused buffer is cleared: rows are not copied whole, and what a session never fills must read 0.
       if (sheet) sheet.scanlines.fill(0);
       else sheet = { scanlines: this.newScanlines(), ended: 0, labels: [] };
-      this.open.set(image, sheet);
+      this.open[image] = sheet;
     }
     row.reset(sheet.scanlines, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
   }
 
   /**
-   * Row `seq`'s session ended, its row is complete; `labels` are its label columns as CSV text ("" when unlabelled).
-   * Rows complete in any order.
+   * Row `seq`'s session ended, its row is complete; `labels` are its label columns as CSV bytes (kept, not copied),
+   * absent when unlabelled. Rows complete in any order.
    */
-  complete(seq: number, labels: string): void {
+  complete(seq: number, labels?: Uint8Array): void {
     const image = Math.floor(seq / this.flowsPerImage);
-    const sheet = this.open.get(image);
+    const sheet = this.open[image];
     if (!sheet) throw new RangeError(`row ${seq} completed but never placed`);
-    if (labels !== "") sheet.labels[seq - image * this.flowsPerImage] = labels;
+    if (labels !== undefined) sheet.labels[seq - image * this.flowsPerImage] = labels;
     this.rows++;
     if (++sheet.ended === this.flowsPerImage && image === this.nextImage) this.emitCompleted();
   }
@@ -87,9 +90,9 @@ export class ImageSheets {
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
     // The last image's rows after the last session's are still zero: its padding.
-    const last = this.open.get(this.nextImage);
+    const last = this.open[this.nextImage];
     if (last) this.emit(last, last.ended);
-    if (this.open.size > 0) throw new RangeError(`rows missing before image ${this.nextImage}`);
+    if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
     this.flushManifest();
     fs.closeSync(this.manifestFd);
     this.manifestOpen = false;
@@ -114,7 +117,7 @@ export class ImageSheets {
 
   private emitCompleted(): void {
     for (;;) {
-      const sheet = this.open.get(this.nextImage);
+      const sheet = this.open[this.nextImage];
       if (!sheet || sheet.ended < this.flowsPerImage) return;
       this.emit(sheet, this.flowsPerImage);
     }
@@ -125,11 +128,18 @@ export class ImageSheets {
     const png = this.encoder.encode(sheet.scanlines);
     this.zip.addParts(imageEntryName(this.nextImage), png.parts, png.crc);
     const first = this.nextImage * this.flowsPerImage;
+    const manifest = this.manifest;
     for (let y = 0; y < rows; y++) {
-      this.manifest += imageManifestLine(first + y + 1, this.flowsPerImage, sheet.labels[y] ?? "");
+      const labels = sheet.labels[y];
+      const room = 64 + (labels?.length ?? 0);
+      if (manifest.length + room > manifest.bytes.length) {
+        this.flushManifest();
+        if (room > manifest.bytes.length) manifest.bytes = new Uint8Array(room);
+      }
+      imageManifestLine(manifest, first + y + 1, this.flowsPerImage, labels);
     }
-    if (this.manifest.length > 1 << 16) this.flushManifest();
-    this.open.delete(this.nextImage);
+    if (manifest.length > MANIFEST_FLUSH) this.flushManifest();
+    this.open[this.nextImage] = undefined;
     this.nextImage++;
     sheet.ended = 0;
     sheet.labels.length = 0;
@@ -137,7 +147,9 @@ export class ImageSheets {
   }
 
   private flushManifest(): void {
-    if (this.manifest.length > 0) fs.writeSync(this.manifestFd, this.manifest);
-    this.manifest = "";
+    const manifest = this.manifest;
+    for (let at = 0; at < manifest.length; )
+      at += fs.writeSync(this.manifestFd, manifest.bytes, at, manifest.length - at);
+    manifest.length = 0;
   }
 }
