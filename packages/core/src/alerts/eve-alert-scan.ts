@@ -147,6 +147,7 @@ export class EveAlertReader {
   private readonly recent: { bytes: Uint8Array; rule: EveRule }[] = [];
   private knownLength = 0;
   private scratch = new Uint8Array(4096);
+  private readonly found = new Int32Array(2);
 
   /** `decode` turns a line's bytes into text for the lines read the slow way (default: the core's UTF-8 decoder). */
   constructor(
@@ -270,10 +271,9 @@ export class EveAlertReader {
           }
           break;
         case Key.Flow: {
-          if (b[v] !== 123) return false;
-          next = skipValue(b, v, end);
+          next = eveMembers(b, v, end, keys.start, undefined, this.found);
           if (next < 0) return false;
-          const s = eveValueOf(b, v, next, keys.start);
+          const s = this.found[0];
           if (s >= 0) {
             const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
             if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
@@ -288,10 +288,9 @@ export class EveAlertReader {
           packetTo = next - 1;
           break;
         case Key.PacketInfo: {
-          if (b[v] !== 123) return false;
-          next = skipValue(b, v, end);
+          next = eveMembers(b, v, end, keys.linktype, undefined, this.found);
           if (next < 0) return false;
-          const l = eveValueOf(b, v, next, keys.linktype);
+          const l = this.found[0];
           if (l >= 0) {
             linkType = digitsValue(b, l, skipValue(b, l, next));
             if (linkType < 0) return false;
@@ -393,16 +392,32 @@ export class EveAlertReader {
   }
 }
 
-/** Start of the value of `key` among the members of the object b[from, to) (not nested deeper); -1 when absent. */
-export function eveValueOf(b: Uint8Array, from: number, to: number, key: Uint8Array): number {
-  let i = from + 1;
-  while (i < to && b[i] === QUOTE) {
-    const keyEnd = stringEnd(b, i + 1, to);
+/**
+ * Walks the object at b[at] once: returns the index just past it (-1 when malformed or past `end`) and puts where
+ * the values of its members `first` and `second` start into found[0] and found[1] (-1 when absent).
+ */
+export function eveMembers(
+  b: Uint8Array,
+  at: number,
+  end: number,
+  first: Uint8Array,
+  second: Uint8Array | undefined,
+  found: Int32Array,
+): number {
+  found[0] = -1;
+  found[1] = -1;
+  if (b[at] !== 123) return -1;
+  let i = at + 1;
+  if (b[i] === 125) return i + 1;
+  for (;;) {
+    const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
     if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
-    if (bytesEqual(b, i + 1, keyEnd, key)) return keyEnd + 2;
-    const next = skipValue(b, keyEnd + 2, to);
-    if (next < 0 || b[next] !== 44) return -1;
-    i = next + 1;
+    if (bytesEqual(b, i + 1, keyEnd, first)) found[0] = keyEnd + 2;
+    else if (second && bytesEqual(b, i + 1, keyEnd, second)) found[1] = keyEnd + 2;
+    i = skipValue(b, keyEnd + 2, end);
+    if (i < 0) return -1;
+    if (b[i] === 125) return i + 1;
+    if (b[i] !== 44) return -1;
+    i++;
   }
-  return -1;
 }

@@ -19,17 +19,17 @@ export function bytesEqual(b: Uint8Array, from: number, to: number, pattern: Uin
   return true;
 }
 
-/** Index of the quote closing the string whose first character is at `from`; -1 when it does not close by `end`. */
+/**
+ * Index of the quote closing the string whose first character is at `from`; -1 when it does not close by `end`.
+ * A plain loop: EVE strings are short, and indexOf on a Node Buffer costs more per call than it saves.
+ */
 export function stringEnd(b: Uint8Array, from: number, end: number): number {
-  let i = from;
-  for (;;) {
-    const q = b.indexOf(QUOTE, i);
-    if (q < 0 || q >= end) return -1;
-    let slashes = 0;
-    while (q - slashes - 1 >= from && b[q - slashes - 1] === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return q;
-    i = q + 1;
+  for (let i = from; i < end; i++) {
+    const c = b[i];
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
   }
+  return -1;
 }
 
 /**
@@ -101,24 +101,31 @@ export interface TimeOut {
   nsec: number;
 }
 
-/** Reads EVE timestamps, most of them by position within the last minute seen (as parseEveTimestamp does). */
+/**
+ * Reads EVE timestamps: Suricata's "YYYY-MM-DDTHH:MM:SS.ffffff+0000" by position (calendar arithmetic, no Date),
+ * anything else through parseEveTimestamp.
+ */
 export class EveTimeReader {
-  private readonly minute = new Uint8Array(16);
-  private minuteSeconds = Number.NaN;
-
   read(b: Uint8Array, from: number, to: number, out: TimeOut): boolean {
-    if (to - from === 31 && !Number.isNaN(this.minuteSeconds) && b[from + 19] === 46 && plusZero(b, from + 26)) {
-      let same = true;
-      for (let i = 0; i < 16; i++) {
-        if (b[from + i] !== this.minute[i]) {
-          same = false;
-          break;
-        }
-      }
-      const seconds = same && b[from + 16] === 58 ? digitsValue(b, from + 17, from + 19) : -1;
-      const micros = seconds >= 0 ? digitsValue(b, from + 20, from + 26) : -1;
-      if (micros >= 0) {
-        out.sec = this.minuteSeconds + seconds;
+    if (to - from === 31 && b[from + 4] === 45 && b[from + 7] === 45 && b[from + 10] === 84 && plusZero(b, from + 26)) {
+      const year = digitsValue(b, from, from + 4);
+      const month = digitsValue(b, from + 5, from + 7);
+      const day = digitsValue(b, from + 8, from + 10);
+      const hour = b[from + 13] === 58 ? digitsValue(b, from + 11, from + 13) : -1;
+      const minute = b[from + 16] === 58 ? digitsValue(b, from + 14, from + 16) : -1;
+      const second = b[from + 19] === 46 ? digitsValue(b, from + 17, from + 19) : -1;
+      const micros = digitsValue(b, from + 20, from + 26);
+      if (
+        year >= 0 &&
+        month >= 1 &&
+        month <= 12 &&
+        day >= 0 &&
+        hour >= 0 &&
+        minute >= 0 &&
+        second >= 0 &&
+        micros >= 0
+      ) {
+        out.sec = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
         out.nsec = micros * 1000;
         return true;
       }
@@ -128,13 +135,18 @@ export class EveTimeReader {
     if (!ts) return false;
     out.sec = ts.tsSec;
     out.nsec = ts.tsNsec;
-    const seconds = to - from === 31 && b[from + 16] === 58 ? digitsValue(b, from + 17, from + 19) : -1;
-    if (seconds >= 0 && b[from + 19] === 46 && plusZero(b, from + 26)) {
-      this.minute.set(b.subarray(from, from + 16));
-      this.minuteSeconds = ts.tsSec - seconds;
-    }
     return true;
   }
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date, as Date.UTC counts them (days past a month's end roll on). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
 }
 
 function plusZero(b: Uint8Array, at: number): boolean {

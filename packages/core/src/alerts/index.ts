@@ -10,7 +10,7 @@ export {
   EveAlertReader,
   eveFlowKey,
   eveFlowKeyOfText,
-  eveValueOf,
+  eveMembers,
 } from "./eve-alert-scan.js";
 export {
   ascii,

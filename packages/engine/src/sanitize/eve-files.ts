@@ -7,7 +7,7 @@ import {
   EveTimeReader,
   eveFlowKey,
   eveFlowKeyOfText,
-  eveValueOf,
+  eveMembers,
   parseEveTimestamp,
   parseIpAddress,
   readIpAddress,
@@ -44,6 +44,7 @@ export class EveFlowReader {
   private readonly times = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
   private readonly address = new Uint8Array(16);
+  private readonly found = new Int32Array(2);
   private readonly flow: AttackFlow = {
     protocol: 0,
     src: new Uint8Array(4),
@@ -67,31 +68,51 @@ export class EveFlowReader {
     let srcPort = -1;
     let dstPort = -1;
     let flowFrom = -1;
-    let flowTo = -1;
+    let wanted: boolean | undefined;
     let i = start + 1;
     let ok = b[start] === 123;
-    while (ok && flowFrom < 0) {
+    while (ok) {
       // A record nobody wants needs only its id and protocol, which come first.
-      if (protoSeen && id !== undefined && src >= 0 && dst >= 0 && !wants(id)) break;
+      if (wanted === undefined && protoSeen && id !== undefined && src >= 0 && dst >= 0) {
+        wanted = wants(id);
+        if (!wanted) break;
+      }
       const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
-      const v = keyEnd + 2;
-      const next = keyEnd < 0 || b[keyEnd + 1] !== 58 ? -1 : skipValue(b, v, end);
-      if (next < 0) {
+      if (keyEnd < 0 || b[keyEnd + 1] !== 58) {
         ok = false;
         break;
       }
       const k = i + 1;
-      if (bytesEqual(b, k, keyEnd, keys.flowId)) id = eveFlowKey(b, v, next);
-      else if (bytesEqual(b, k, keyEnd, keys.proto)) {
-        protoSeen = true;
-        protocol = b[v] === QUOTE ? protocolOf(b, v + 1, next - 1) : -1;
-      } else if (bytesEqual(b, k, keyEnd, keys.srcIp)) src = v;
-      else if (bytesEqual(b, k, keyEnd, keys.destIp)) dst = v;
-      else if (bytesEqual(b, k, keyEnd, keys.srcPort)) srcPort = digitsValue(b, v, next);
-      else if (bytesEqual(b, k, keyEnd, keys.destPort)) dstPort = digitsValue(b, v, next);
-      else if (bytesEqual(b, k, keyEnd, keys.flow) && b[v] === 123) {
+      const v = keyEnd + 2;
+      if (keyEnd - k === 4 && bytesEqual(b, k, keyEnd, keys.flow) && b[v] === 123) {
         flowFrom = v;
-        flowTo = next;
+        break;
+      }
+      const next = skipValue(b, v, end);
+      if (next < 0) {
+        ok = false;
+        break;
+      }
+      switch (keyEnd - k) {
+        case 7:
+          if (bytesEqual(b, k, keyEnd, keys.flowId)) id = eveFlowKey(b, v, next);
+          else if (bytesEqual(b, k, keyEnd, keys.destIp)) dst = v;
+          break;
+        case 5:
+          if (bytesEqual(b, k, keyEnd, keys.proto)) {
+            protoSeen = true;
+            protocol = b[v] === QUOTE ? protocolOf(b, v + 1, next - 1) : -1;
+          }
+          break;
+        case 6:
+          if (bytesEqual(b, k, keyEnd, keys.srcIp)) src = v;
+          break;
+        case 8:
+          if (bytesEqual(b, k, keyEnd, keys.srcPort)) srcPort = digitsValue(b, v, next);
+          break;
+        case 9:
+          if (bytesEqual(b, k, keyEnd, keys.destPort)) dstPort = digitsValue(b, v, next);
+          break;
       }
       if (b[next] === 44) i = next + 1;
       else if (next !== end - 1) ok = false;
@@ -102,12 +123,14 @@ export class EveFlowReader {
       return;
     }
     if (protocol === 6 || protocol === 17) this.sessions++;
-    if (!wants(id)) return;
+    if (!(wanted ?? wants(id))) return;
     const f = this.flow;
     const srcBytes = this.addressAt(b, src, end, 0);
     const dstBytes = this.addressAt(b, dst, end, 1);
-    f.startUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.start), flowTo);
-    f.endUs = flowFrom < 0 ? -1 : this.timeAt(b, eveValueOf(b, flowFrom, flowTo, keys.end), flowTo);
+    const found = this.found;
+    if (flowFrom < 0 || eveMembers(b, flowFrom, end, keys.start, keys.end, found) < 0) return;
+    f.startUs = this.timeAt(b, found[0], end);
+    f.endUs = this.timeAt(b, found[1], end);
     if (!srcBytes || !dstBytes || f.startUs < 0 || f.endUs < 0) return;
     f.protocol = protocol;
     f.src = srcBytes;

@@ -20,7 +20,9 @@ it("holds what a Map holds, through growth, with colliding low bits", () => {
   expect(table.get(12345)).toBeUndefined();
   expect(table.get("nope")).toBeUndefined();
   const seen = new Map<FlowKey, number>();
-  table.forEach((id, value) => seen.set(id, value));
+  table.forEach((id, value) => {
+    seen.set(id, value);
+  });
   expect(seen.size).toBe(map.size);
   for (const [id, value] of map) {
     expect(table.get(id)).toBe(value);
