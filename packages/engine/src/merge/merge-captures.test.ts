@@ -120,6 +120,19 @@ describe("mergeCaptures", () => {
     expect(isTracemillError(error) && error.code).toBe("BAD_OPTION");
   });
 
+  it.each(["worker", "first-pass"] as const)("records each input's SHA-256 hashed by the %s", async (hashing) => {
+    const sha256sum = (file: string) => execFileSync("sha256sum", [file], { encoding: "utf8" }).slice(0, 64);
+    const gz = path.join(dir, "wikipedia.pcap.gz");
+    fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(wikipedia)));
+    // A gzip input is hashed as stored, by a worker in either case (the first pass sees it inflated).
+    for (const background of [wikipedia, gz]) {
+      const { provenance, outDir } = await merge(background, eternalblue, { hashing });
+      const { header } = await readProvenance(provenance);
+      expect(header.inputs.map((input) => input.sha256)).toEqual([sha256sum(background), sha256sum(eternalblue)]);
+      fs.rmSync(outDir, { recursive: true });
+    }
+  });
+
   it("puts the background first on equal timestamps", async () => {
     // The capture merged with itself at shift 0: every packet ties with its twin (identical bytes, so this
     // cannot tell mergecap's tie order, which is the other way round: see docs/formats.md, "Order").

@@ -14,8 +14,8 @@ import {
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
-import { hashFiles } from "./file-hash.js";
 import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
+import { defaultHashingPlace, type HashingPlace, InputDigests } from "./input-digests.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
@@ -41,6 +41,12 @@ export interface MergeOptions extends PlacementOptions {
    * instead of hashing the file again. Inputs without one are hashed in a worker thread during the merge.
    */
   inputHashes?: { background?: string; attacks?: string };
+  /**
+   * Where inputs without a given digest are hashed: "worker" (a thread beside both passes) or "first-pass"
+   * (from the chunks it reads; other formats than plain pcap still go to a worker). Default: the worker
+   * while a core is idle, else the first pass.
+   */
+  hashing?: HashingPlace;
 }
 
 const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
@@ -59,22 +65,17 @@ export async function mergeCaptures(
   if (options.output) refuseReplacing(options.output, background, attacks, options.outDir);
   const givenHashes = [options.inputHashes?.background, options.inputHashes?.attacks].map(checkHash);
   const totalBytes = fileSize(background) + fileSize(attacks);
-  // Hashing runs beside both passes; whatever ends the merge stops it.
-  const hashStop = new AbortController();
-  const hashing = hashFiles(
-    [background, attacks].filter((_, i) => givenHashes[i] === undefined),
-    options.signal ? AbortSignal.any([options.signal, hashStop.signal]) : hashStop.signal,
+  // Whatever ends the merge stops any hashing still running.
+  const digests = new InputDigests(
+    [background, attacks],
+    givenHashes,
+    options.hashing ?? defaultHashingPlace(),
+    options.signal,
   );
-  hashing.catch(() => {});
-  const sha256s = async () => {
-    const digests = await hashing;
-    let next = 0;
-    return givenHashes.map((given) => given ?? digests[next++]);
-  };
   try {
-    return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, sha256s });
+    return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, digests });
   } finally {
-    hashStop.abort();
+    digests.close();
   }
 }
 
@@ -82,15 +83,14 @@ interface MergeSetup {
   map: AddressMap;
   placementOptions: ParsedPlacement;
   totalBytes: number;
-  /** Both inputs' SHA-256 digests, once hashed. */
-  sha256s: () => Promise<string[]>;
+  digests: InputDigests;
 }
 
 async function mergeInputs(
   background: string,
   attacks: string,
   options: MergeOptions & RunOptions,
-  { map, placementOptions, totalBytes, sha256s }: MergeSetup,
+  { map, placementOptions, totalBytes, digests }: MergeSetup,
 ): Promise<CapabilityResult> {
   const { outDir, onProgress, signal } = options;
   const progress = (stage: string, percent: number) =>
@@ -106,13 +106,15 @@ async function mergeInputs(
   // Both first passes at once: their reads overlap. When one fails, the other stops too.
   const scanStop = new AbortController();
   const scanSignal = signal ? AbortSignal.any([signal, scanStop.signal]) : scanStop.signal;
+  const [bgName, atkName] = [path.basename(background), path.basename(attacks)];
   const [bg, atk] = await Promise.all([
-    scanCapture(background, path.basename(background), maxLateBytes, scanSignal, scanProgress(0)),
-    scanCapture(attacks, path.basename(attacks), maxLateBytes, scanSignal, scanProgress(1)),
+    scanCapture(background, bgName, maxLateBytes, scanSignal, scanProgress(0), digests.inFirstPass(0)),
+    scanCapture(attacks, atkName, maxLateBytes, scanSignal, scanProgress(1), digests.inFirstPass(1)),
   ]).catch((error: unknown) => {
     scanStop.abort();
     throw error;
   });
+  digests.scanned([bg.sha256, atk.sha256]);
   const plan = planOutput(bg, atk);
   const placement = placeAttacks(bg, atk, placementOptions, plan.attackStepNs);
   checkRepresentable(atk, placement.shiftNs, plan.format);
@@ -190,7 +192,7 @@ async function mergeInputs(
         signal,
       });
     } else await mergeOrdered(ordered(bgCursor!, bg), ordered(atkCursor, atk), shift, sink, { signal, pace });
-    sha256 = await sha256s();
+    sha256 = await digests.all();
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
     record.finish({ ...header, inputs: [provenanceInput(0, bg, sha256[0]), provenanceInput(1, atk, sha256[1])] });

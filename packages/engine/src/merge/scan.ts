@@ -1,6 +1,7 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
-// far out of order it is, its interfaces), read as a stream without keeping packets. (Its SHA-256 is taken
-// beside both passes: see file-hash.ts.)
+// far out of order it is, its interfaces), read as a stream without keeping packets; when asked, the SHA-256
+// of a plain pcap from the same chunks (see input-digests.ts).
+import { createHash } from "node:crypto";
 import type { CaptureInfo } from "@tracemill/core";
 import { CaptureInput } from "../capture/index.js";
 import { FileCursor } from "./file-cursor.js";
@@ -12,6 +13,8 @@ import type { Timestamp } from "./timestamp.js";
 
 export interface CaptureScan {
   name: string;
+  /** The file's SHA-256 when the scan was asked to hash and could (a plain pcap), else null. */
+  sha256: string | null;
   /** File size in bytes (compressed size for .gz). */
   bytes: number;
   info: CaptureInfo;
@@ -38,29 +41,33 @@ export async function scanCapture(
   maxLateBytes: number,
   signal?: AbortSignal,
   onProgress?: (bytesRead: number) => void,
+  hash = false,
 ): Promise<CaptureScan> {
   return (
-    (await scanPlainPcap(file, name, maxLateBytes, signal, onProgress)) ??
+    (await scanPlainPcap(file, name, maxLateBytes, signal, onProgress, hash)) ??
     scanWithReader(file, name, maxLateBytes, signal, onProgress)
   );
 }
 
-/** The fast pass of an uncompressed pcap: raw record headers; null to use the reader. */
+/** The fast pass of an uncompressed pcap: raw record headers (and the hash of the chunks); null to use the reader. */
 async function scanPlainPcap(
   file: string,
   name: string,
   maxLateBytes: number,
-  signal?: AbortSignal,
-  onProgress?: (bytesRead: number) => void,
+  signal: AbortSignal | undefined,
+  onProgress: ((bytesRead: number) => void) | undefined,
+  hash: boolean,
 ): Promise<CaptureScan | null> {
   const input = await CaptureInput.open(file, undefined, { synchronous: true });
   try {
     if (input.compressed) return null;
     const late = new LatePackets(maxLateBytes, name);
     const stats = new TimeStats(late);
+    const digest = hash ? createHash("sha256") : null;
     let scan: PcapRecordScan | null = null;
     let chunks = 0;
     for (let chunk = await input.read(); chunk; chunk = await input.read()) {
+      digest?.update(chunk);
       if (scan) scan.push(chunk);
       else scan = PcapRecordScan.start(chunk, stats);
       if (!scan?.ok) return null;
@@ -69,7 +76,7 @@ async function scanPlainPcap(
       signal?.throwIfAborted();
     }
     if (!scan?.finish()) return null;
-    return result(name, input.fileBytesRead, scan.info, stats, late);
+    return result(name, digest?.digest("hex") ?? null, input.fileBytesRead, scan.info, stats, late);
   } finally {
     await input.close();
   }
@@ -93,13 +100,21 @@ async function scanWithReader(
   } finally {
     await cursor.close();
   }
-  return result(name, cursor.bytesRead, cursor.info!, stats, late);
+  return result(name, null, cursor.bytesRead, cursor.info!, stats, late);
 }
 
-function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats, late: LatePackets): CaptureScan {
+function result(
+  name: string,
+  sha256: string | null,
+  bytes: number,
+  info: CaptureInfo,
+  stats: TimeStats,
+  late: LatePackets,
+): CaptureScan {
   const some = stats.packets > 0;
   return {
     name,
+    sha256,
     bytes,
     info,
     packets: stats.packets,
