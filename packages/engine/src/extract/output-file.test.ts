@@ -1,0 +1,52 @@
+// OutputFile: pieces of every size land in order at their offsets, past the queue limit too; failures and discards
+// leave no file behind.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OutputFile } from "./output-file.js";
+
+const dirs: string[] = [];
+function scratch(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-output-file-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("OutputFile", () => {
+  it("writes 80 MB of small, odd and larger-than-buffer pieces in order, then renames", async () => {
+    const file = path.join(scratch(), "out.csv");
+    const out = new OutputFile(file);
+    const expected = crypto.createHash("sha256");
+    const piece = new Uint8Array(3 << 20);
+    let total = 0;
+    for (let i = 0; total < 80 << 20; i++) {
+      const length = i % 97 === 0 ? (1 << 20) + 1 + (i % 3) * 777_777 : 1 + ((i * 7919) % 300);
+      for (let j = 0; j < length; j++) piece[j] = (i * 31 + j) & 255;
+      expected.update(piece.subarray(0, length));
+      out.write(piece, 0, length);
+      // The piece is reused at once, as callers do: the file must hold what was passed at the time.
+      piece.fill(0, 0, length);
+      total += length;
+    }
+    expect(out.bytes).toBe(total);
+    expect(fs.existsSync(file)).toBe(false);
+    await out.commit();
+    expect(fs.existsSync(`${file}.partial`)).toBe(false);
+    const written = fs.readFileSync(file);
+    expect(written.length).toBe(total);
+    expect(crypto.createHash("sha256").update(written).digest("hex")).toBe(expected.digest("hex"));
+  });
+
+  it("discards: the temporary file goes and the final name never appears", async () => {
+    const file = path.join(scratch(), "out.csv");
+    const out = new OutputFile(file);
+    out.write(new Uint8Array(5 << 20).fill(65));
+    await out.discard();
+    expect(fs.readdirSync(path.dirname(file))).toEqual([]);
+  });
+});
