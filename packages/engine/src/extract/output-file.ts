@@ -5,7 +5,7 @@ import fs from "node:fs";
 
 const BUFFER_BYTES = 1 << 20;
 /** Bytes queued beyond which a buffer is written at once on the caller's thread, so that memory stays bounded. */
-const MAX_QUEUED_BYTES = 64 << 20;
+const MAX_QUEUED_BYTES = 16 << 20;
 /** Written buffers kept for reuse. */
 const SPARE_BUFFERS = 8;
 
