@@ -100,7 +100,7 @@ export async function runFlowPipeline<S = undefined>(
         return { features: table.stateOffset(slot), extra: hooks.createState?.() as S };
       },
       onStart(session, packet) {
-        features.init(session.state.features);
+        features.init(packet.slot * stride + stateStart);
         onSessionStart?.(session, packet);
       },
       onPacket(session, packet) {
