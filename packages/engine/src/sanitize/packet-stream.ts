@@ -26,6 +26,8 @@ export async function forEachPacket(
   file: string,
   options: StreamOptions,
   onPacket: (packet: CapturedPacket, source: PacketSource) => Promise<void> | undefined,
+  /** Called once the packets of a chunk are all delivered, before its bytes are reused (also at the end). */
+  afterChunk?: () => Promise<void> | undefined,
 ): Promise<{ packets: number; info: CaptureInfo; damage?: CaptureDamage }> {
   const size = fs.statSync(file).size;
   const head = Buffer.alloc(2);
@@ -44,6 +46,7 @@ export async function forEachPacket(
       if (source) source.push(chunk);
       else source = openPacketSource(chunk);
       await drain(source, onPacket);
+      await afterChunk?.();
       bytesRead = raw ? raw.bytesRead : bytesRead + chunk.length;
       if (options.onProgress && bytesRead - lastReport > 16 * 1024 * 1024) {
         lastReport = bytesRead;
@@ -53,6 +56,7 @@ export async function forEachPacket(
     if (!source) throw new TracemillError("BAD_INPUT", `${file}: the file is empty (0 bytes): not a capture`, { file });
     source.end();
     await drain(source, onPacket);
+    await afterChunk?.();
     return { packets: source.packetCount, info: source.info };
   } catch (error) {
     if (error instanceof TracemillError && error.code === "DAMAGED_INPUT" && source?.damage) {

@@ -2,7 +2,14 @@
 // timestamps untouched. Output format follows the input: pcap stays pcap (same link type, µs or ns), pcapng and
 // ERF become pcapng (interfaces, names and comments kept).
 import path from "node:path";
-import { type CaptureInfo, PacketDecoder, TracemillError } from "@tracemill/core";
+import {
+  type CapturedPacket,
+  type CaptureInfo,
+  PacketDecoder,
+  PacketRecord,
+  type PacketSource,
+  TracemillError,
+} from "@tracemill/core";
 import type { OutputFile } from "../capability.js";
 import { type CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "../capture/index.js";
 import type { AttackSessions } from "./attack-sessions.js";
@@ -30,6 +37,8 @@ export interface SplitOptions {
   signal?: AbortSignal;
 }
 
+const pcapRecordHeader = 16;
+
 interface Side {
   file: string;
   /** Opened at the side's first packet (a pcapng writer declares the interfaces known by then), or at the end. */
@@ -53,33 +62,72 @@ export async function splitCapture(
     clean = side(path.join(outDir, `clean.${format}`));
     attack = side(path.join(outDir, `attacks.${format}`));
   };
+  // Little-endian pcap records are copied as they are, consecutive records of one side in one piece: PcapWriter
+  // would write the same bytes field by field.
+  let verbatim = false;
+  let runSide: Side | undefined;
+  let runBytes: Uint8Array = new Uint8Array(0);
+  let runStart = 0;
+  let runEnd = 0;
+  let runCount = 0;
+  const flushRun = (): Promise<void> | undefined => {
+    const writer = runSide?.writer;
+    runSide = undefined;
+    if (!writer) return undefined;
+    return writer.writeRecords(runBytes, runStart, runEnd, runCount) ? undefined : writer.drain();
+  };
+  const place = (target: Side, packet: CapturedPacket, source: PacketSource): Promise<void> | undefined => {
+    const writer = target.writer as CaptureFileWriter;
+    if (verbatim && packet instanceof PacketRecord) {
+      const from = packet.offset - pcapRecordHeader;
+      const to = packet.offset + packet.capturedLength;
+      if (runSide === target && runBytes === packet.buffer && runEnd === from) {
+        runEnd = to;
+        runCount++;
+        return undefined;
+      }
+      const wait = flushRun();
+      runSide = target;
+      runBytes = packet.buffer;
+      runStart = from;
+      runEnd = to;
+      runCount = 1;
+      return wait;
+    }
+    return writer.write(packet, source.packetComments()) ? undefined : writer.drain();
+  };
   let total: Awaited<ReturnType<typeof forEachPacket>>;
   try {
-    total = await forEachPacket(input, options, (packet, source) => {
-      if (!clean || !attack) open(source.info);
-      const d = decoder.decode(packet);
-      const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
-      const isAttack = !attacks.empty && attacks.isAttack(d, packet.index, tsUs);
-      const target = (isAttack ? attack : clean) as Side;
-      if (!isAttack) {
-        const at = (clean as Side).packets;
-        if (at >= cleanIndex.length) {
-          const grown = new Uint32Array(cleanIndex.length * 2);
-          grown.set(cleanIndex);
-          cleanIndex = grown;
+    total = await forEachPacket(
+      input,
+      options,
+      (packet, source) => {
+        if (!clean || !attack) {
+          open(source.info);
+          verbatim = source.info.format === "pcap" && source.info.byteOrder === "little-endian";
         }
-        cleanIndex[at] = packet.index;
-      }
-      target.packets++;
-      const writer = target.writer;
-      if (!writer) {
+        const d = decoder.decode(packet);
+        const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
+        const isAttack = !attacks.empty && attacks.isAttack(d, packet.index, tsUs);
+        const target = (isAttack ? attack : clean) as Side;
+        if (!isAttack) {
+          const at = (clean as Side).packets;
+          if (at >= cleanIndex.length) {
+            const grown = new Uint32Array(cleanIndex.length * 2);
+            grown.set(cleanIndex);
+            cleanIndex = grown;
+          }
+          cleanIndex[at] = packet.index;
+        }
+        target.packets++;
         // The packet stays valid while its callback's promise runs: the source waits for it.
-        return openWriter(target, source.info).then((opened) => {
-          if (!opened.write(packet, source.packetComments())) return opened.drain();
-        });
-      }
-      return writer.write(packet, source.packetComments()) ? undefined : writer.drain();
-    });
+        if (!target.writer) return openWriter(target, source.info).then(() => place(target, packet, source));
+        return place(target, packet, source);
+      },
+      flushRun,
+    );
+    // A capture damaged part-way ends without a last afterChunk: its last run is still pending.
+    await flushRun();
     if (!clean || !attack || !format) {
       throw new TracemillError("BAD_INPUT", `${input} holds no packet: nothing to sanitize`, { file: input });
     }
