@@ -64,7 +64,13 @@ await phase("sha256", async () => {
   const hash = crypto.createHash("sha256");
   const buffer = Buffer.allocUnsafe(1 << 20);
   const fd = fs.openSync(capture, "r");
-  for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  for (
+    let n = fs.readSync(fd, buffer, 0, buffer.length, null);
+    n > 0;
+    n = fs.readSync(fd, buffer, 0, buffer.length, null)
+  ) {
+    hash.update(buffer.subarray(0, n));
+  }
   fs.closeSync(fd);
   return { packets, note: hash.digest("hex").slice(0, 12) };
 });

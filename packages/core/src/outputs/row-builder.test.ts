@@ -33,18 +33,28 @@ describe("RowBuilder", () => {
     // The int32 fast paths end at 2^31 − 1 (ns, or reals × 10^6).
     ints.push(2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 2147 * 997, 2148 * 997);
     for (let i = 0; i < 2000; i++) ints.push(Math.floor(Math.random() * 2 ** (1 + (i % 53))));
-    expect(format((r) => ints.forEach((n) => r.int(n)))).toBe(ints.map((n) => BigInt(n).toString()).join(","));
+    expect(
+      format((r) => {
+        for (const n of ints) r.int(n);
+      }),
+    ).toBe(ints.map((n) => BigInt(n).toString()).join(","));
     const exact = (scaled: number, digits: number) => {
       const whole = BigInt(scaled) / 10n ** BigInt(digits);
       const part = (BigInt(scaled) % 10n ** BigInt(digits)).toString().padStart(digits, "0").replace(/0+$/, "");
       return part === "" ? `${whole}` : `${whole}.${part}`;
     };
     const ns = ints.filter((n) => n < 2 ** 53).map((n) => n + (n % 3) / 4);
-    expect(format((r) => ns.forEach((n) => r.seconds(n)))).toBe(ns.map((n) => exact(Math.round(n), 9)).join(","));
+    expect(
+      format((r) => {
+        for (const n of ns) r.seconds(n);
+      }),
+    ).toBe(ns.map((n) => exact(Math.round(n), 9)).join(","));
     const reals = ints.filter((n) => n < 2 ** 40).map((n) => n / 997);
-    expect(format((r) => reals.forEach((n) => r.decimal(n)))).toBe(
-      reals.map((n) => (n > 0 ? exact(Math.round(n * 1e6), 6) : "0")).join(","),
-    );
+    expect(
+      format((r) => {
+        for (const n of reals) r.decimal(n);
+      }),
+    ).toBe(reals.map((n) => (n > 0 ? exact(Math.round(n * 1e6), 6) : "0")).join(","));
   });
 
   it("writes epoch times of any sign without exponent", () => {
