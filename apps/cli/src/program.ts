@@ -1,5 +1,6 @@
-// Declares every tracemill command in one place; each command's code is a thin file under commands/.
-import { TRACEMILL_VERSION } from "@tracemill/engine";
+// Declares every tracemill command in one place; each command's code is a thin file under commands/ that loads its
+// engine code when it runs (start-up loads commander and the declarations only).
+import { TRACEMILL_VERSION } from "@tracemill/engine/version";
 import { Command } from "commander";
 import { extractCommand } from "./commands/extract.js";
 import { imagesCommand } from "./commands/images.js";

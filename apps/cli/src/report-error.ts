@@ -1,5 +1,5 @@
 // Prints an error as one line on stderr (with the stack only under --debug).
-import { isTracemillError } from "@tracemill/core";
+import { isTracemillError } from "@tracemill/core/errors";
 
 export function reportError(error: unknown, debug: boolean): void {
   const message = error instanceof Error ? error.message : String(error);

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { TracemillError } from "@tracemill/core";
-import { type ExtractSummary, extractFeatures } from "@tracemill/engine";
+import { TracemillError } from "@tracemill/core/errors";
+import type { ExtractSummary } from "@tracemill/engine/extract";
 import { SingleBar } from "cli-progress";
 import { Command } from "commander";
 import { addSessionOptions, type SessionCommandOptions, sessionOptions, withExtension } from "./capability-output.js";
@@ -28,6 +28,7 @@ export function extractCommand(): Command {
       options.summary ?? (toStdout ? path.join(scratch!, "summary.json") : withExtension(csvPath, ".summary.json"));
     const bar = process.stderr.isTTY ? progressBar() : undefined;
     try {
+      const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(capture, {
         ...sessionOptions(options),
         outDir: path.dirname(csvPath),

@@ -1,5 +1,4 @@
 // tracemill images: sessions as rows of 280 grayscale pixels, n per PNG, zipped with a manifest and the feature CSV.
-import { extractImages, IMAGES_ZIP_FILE } from "@tracemill/engine";
 import { Command } from "commander";
 import {
   addSessionOptions,
@@ -35,6 +34,7 @@ export function imagesCommand(): Command {
     .option("--classification <file>", "classification.config naming the alerts' classtypes")
     .option("--summary <file>", "also write the run summary (JSON)");
   return addSessionOptions(command).action(async (capture: string, options: ImagesCommandOptions) => {
+    const { extractImages, IMAGES_ZIP_FILE } = await import("@tracemill/engine/images");
     const result = await runIntoFiles(
       options.output,
       (run) =>

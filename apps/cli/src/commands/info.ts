@@ -1,6 +1,6 @@
 // tracemill info: what capinfos says about a capture, plus the decoder's view (docs/formats.md, "Input captures").
-import { TracemillError } from "@tracemill/core";
-import { type CaptureSummary, summarizeCapture } from "@tracemill/engine";
+import { TracemillError } from "@tracemill/core/errors";
+import type { CaptureSummary } from "@tracemill/engine/capture";
 import { Command } from "commander";
 
 export function infoCommand(): Command {
@@ -9,6 +9,7 @@ export function infoCommand(): Command {
     .argument("<capture>", "capture file (pcap, pcapng, ERF; optionally gzip-compressed)")
     .option("--json", "print one JSON object")
     .action(async (capture: string, options: { json?: boolean }) => {
+      const { summarizeCapture } = await import("@tracemill/engine/capture");
       const summary = await summarizeCapture(capture);
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : text(summary));
       if (summary.damage) {

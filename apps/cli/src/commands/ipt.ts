@@ -1,5 +1,4 @@
 // tracemill ipt: inter-packet time series, one line per session, beside the feature CSV (docs/formats.md, "IPT time series").
-import { extractIpt, IPT_CSV_FILE, IPT_FILE } from "@tracemill/engine";
 import { Command } from "commander";
 import {
   addSessionOptions,
@@ -25,6 +24,7 @@ export function iptCommand(): Command {
     .option("--signed", "negative gaps for packets of the session's backward side")
     .option("--summary <file>", "also write the run summary (JSON)");
   return addSessionOptions(command).action(async (capture: string, options: IptCommandOptions) => {
+    const { extractIpt, IPT_CSV_FILE, IPT_FILE } = await import("@tracemill/engine/ipt");
     const csv = options.csv ?? withExtension(options.output, ".csv");
     const result = await runIntoFiles(
       options.output,

@@ -1,6 +1,5 @@
 // tracemill label: the feature CSV with labels: binary from an attack capture or a merge's provenance record, or
 // classes from IDS alerts (docs/formats.md, "Labelled datasets").
-import { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } from "@tracemill/engine";
 import { Command } from "commander";
 import {
   addSessionOptions,
@@ -46,6 +45,7 @@ export function labelCommand(): Command {
     .option("-o, --output <file>", "labelled CSV (default labelled.csv, or classified.csv with --alerts)")
     .option("--summary <file>", "also write the run summary (JSON)");
   return addSessionOptions(command).action(async (capture: string, options: LabelCommandOptions) => {
+    const { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } = await import("@tracemill/engine/label");
     const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);
     const result = await runIntoFiles(
       output,

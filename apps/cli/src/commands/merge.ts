@@ -1,7 +1,5 @@
 // tracemill merge: injects an attack capture into a background capture (see docs/formats.md, "Aggregation and provenance").
 import path from "node:path";
-import { parseAddressMapping } from "@tracemill/core";
-import { mergeCaptures } from "@tracemill/engine";
 import { Command } from "commander";
 
 interface MergeCommandOptions {
@@ -32,6 +30,10 @@ export function mergeCommand(): Command {
     .option("--recompute-checksums", "compute rewritten packets' transport checksums afresh instead of adjusting them")
     .option("--json", "print the summary as JSON")
     .action(async (background: string, attacks: string, options: MergeCommandOptions) => {
+      const [{ parseAddressMapping }, { mergeCaptures }] = await Promise.all([
+        import("@tracemill/core"),
+        import("@tracemill/engine/merge"),
+      ]);
       const output = options.output ? path.resolve(options.output) : undefined;
       const result = await mergeCaptures(background, attacks, {
         outDir: output ? path.dirname(output) : process.cwd(),

@@ -1,12 +1,5 @@
 // tracemill rulesets add|list|remove: the server's rulesets, managed on the server host (there is no upload route).
-import {
-  addRuleset,
-  bundledRulesetsDir,
-  listRulesets,
-  type Ruleset,
-  removeRuleset,
-  rulesetFigures,
-} from "@tracemill/engine";
+import type { Ruleset } from "@tracemill/engine/sanitize";
 import { Command } from "commander";
 
 interface DataOptions {
@@ -42,6 +35,7 @@ export function rulesetsCommand(): Command {
         sources: string[],
         options: DataOptions & { classification?: string; suricata?: string },
       ) => {
+        const { addRuleset, rulesetFigures } = await import("@tracemill/engine/sanitize");
         const dir = await rulesetsDir(options);
         const added = await addRuleset(name, sources, dir, {
           classificationFile: options.classification,
@@ -65,6 +59,7 @@ export function rulesetsCommand(): Command {
     .option(...dataOption)
     .option("--json", "print JSON")
     .action(async (options: DataOptions & { json?: boolean }) => {
+      const { bundledRulesetsDir, listRulesets } = await import("@tracemill/engine/sanitize");
       const rows = [
         ...(await describeAll(await listRulesets(bundledRulesetsDir), "bundled")),
         ...(await describeAll(await listRulesets(await rulesetsDir(options)), "server")),
@@ -87,6 +82,7 @@ export function rulesetsCommand(): Command {
     .argument("<name>", "the ruleset's name")
     .option(...dataOption)
     .action(async (name: string, options: DataOptions) => {
+      const { removeRuleset } = await import("@tracemill/engine/sanitize");
       await removeRuleset(name, await rulesetsDir(options));
       process.stdout.write(`removed ruleset ${name}\n`);
     });
@@ -95,6 +91,7 @@ export function rulesetsCommand(): Command {
 }
 
 async function describeAll(rulesets: Ruleset[], origin: "bundled" | "server") {
+  const { rulesetFigures } = await import("@tracemill/engine/sanitize");
   const rows = [];
   for (const ruleset of rulesets) {
     rows.push({ name: ruleset.name, origin, dir: ruleset.dir, ...(await rulesetFigures(ruleset)) });

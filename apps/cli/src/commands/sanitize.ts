@@ -1,8 +1,7 @@
 // tracemill sanitize: Suricata over a capture, split into clean and attack captures (docs/formats.md, "Sanitization and alerts").
 import fs from "node:fs";
 import path from "node:path";
-import { TracemillError } from "@tracemill/core";
-import { resolveRuleset, sanitize } from "@tracemill/engine";
+import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
 
 interface SanitizeCommandOptions {
@@ -37,6 +36,7 @@ export function sanitizeCommand(): Command {
       if (options.runmode !== "single" && options.runmode !== "autofp") {
         throw new TracemillError("BAD_OPTION", `--runmode is single or autofp, not ${options.runmode}`);
       }
+      const { sanitize } = await import("@tracemill/engine/sanitize");
       fs.mkdirSync(options.out, { recursive: true });
       const ruleset = options.ruleset ? await rulesetDir(options.ruleset) : undefined;
       const result = await sanitize(
@@ -80,5 +80,6 @@ function number(text: string | undefined, option: string): number | undefined {
 /** A path that exists is a directory; anything else is a name under the repository's rules/. */
 async function rulesetDir(value: string): Promise<string> {
   if (fs.existsSync(value)) return value;
+  const { resolveRuleset } = await import("@tracemill/engine/sanitize");
   return (await resolveRuleset(value)).dir;
 }

@@ -1,5 +1,5 @@
 // tracemill worker: runs queued jobs of a data directory beside `tracemill serve`, without HTTP.
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import { Command, InvalidArgumentError } from "commander";
 
 function concurrency(raw: string): string {
