@@ -16,7 +16,7 @@ import {
   type TimeOut,
 } from "@tracemill/core";
 import type { AttackFlow } from "./attack-sessions.js";
-import { forEachLine } from "./line-tail.js";
+import { readLinesAt } from "./line-tail.js";
 
 /** A flow id as alerts and flow records share it (see eveFlowKey). */
 export type FlowKey = number | string;
@@ -41,6 +41,8 @@ export type OnFlow = (id: FlowKey, flow: AttackFlow) => void;
 export class EveFlowReader {
   /** TCP and UDP flow records read (Suricata's sessions). */
   sessions = 0;
+  /** Flow id of the last record read when nobody wanted it then (its alert may come later); else undefined. */
+  unwanted: FlowKey | undefined;
   private readonly times = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
   private readonly address = new Uint8Array(16);
@@ -59,6 +61,7 @@ export class EveFlowReader {
 
   /** Reads the flow record b[start, end); when `wants` its flow id, gives its interval to `onFlow`. */
   read(b: Uint8Array, start: number, end: number, wants: WantsFlow, onFlow: OnFlow): void {
+    this.unwanted = undefined;
     // Top-level members up to the flow object: id and protocol always, the rest only for a wanted flow.
     let id: FlowKey | undefined;
     let protocol = 0;
@@ -123,7 +126,10 @@ export class EveFlowReader {
       return;
     }
     if (protocol === 6 || protocol === 17) this.sessions++;
-    if (!(wanted ?? wants(id))) return;
+    if (!(wanted ?? wants(id))) {
+      this.unwanted = id;
+      return;
+    }
     const f = this.flow;
     const srcBytes = this.addressAt(b, src, end, 0);
     const dstBytes = this.addressAt(b, dst, end, 1);
@@ -145,7 +151,11 @@ export class EveFlowReader {
     if (text.includes('"proto":"TCP"') || text.includes('"proto":"UDP"')) this.sessions++;
     const idText = /"flow_id":(\d+)/.exec(text)?.[1];
     const id = idText === undefined ? undefined : eveFlowKeyOfText(idText);
-    if (id === undefined || !wants(id)) return;
+    if (id === undefined) return;
+    if (!wants(id)) {
+      this.unwanted = id;
+      return;
+    }
     const src = parseIpAddress(/"src_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
     const dst = parseIpAddress(/"dest_ip":"([^"]+)"/.exec(text)?.[1] ?? "");
     const start = parseEveTimestamp(/"start":"([^"]+)"/.exec(text)?.[1] ?? "");
@@ -187,10 +197,10 @@ function protocolOf(b: Uint8Array, from: number, to: number): number {
   return -1;
 }
 
-/** Reads a whole file of EVE flow records. */
-export async function readEveFlows(file: string, wants: WantsFlow, onFlow: OnFlow): Promise<void> {
+/** Reads the flow records starting at `offsets` (ascending) in a file of EVE flow records. */
+export async function readEveFlowsAt(file: string, offsets: number[], wants: WantsFlow, onFlow: OnFlow): Promise<void> {
   const reader = new EveFlowReader();
-  await forEachLine(file, (b, start, end) => reader.read(b, start, end, wants, onFlow));
+  await readLinesAt(file, offsets, (b, start, end) => reader.read(b, start, end, wants, onFlow));
 }
 
 export function toUs(ts: { tsSec: number; tsNsec: number }): number {

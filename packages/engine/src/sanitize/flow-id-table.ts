@@ -1,4 +1,4 @@
-// Flow id → number, for the hundreds of thousands of flows a run may alert on: Suricata's ids are integers beyond
+// Flow id → number (a slot, a file offset), for the hundreds of thousands of flows a run may alert on: Suricata's ids are integers beyond
 // 32 bits, which a Map would box one by one, so they sit in an open-addressing table of typed arrays instead.
 import type { FlowKey } from "./eve-files.js";
 
@@ -6,7 +6,7 @@ const EMPTY = -1;
 
 export class FlowIdTable {
   private keys = new Float64Array(4096).fill(EMPTY);
-  private values = new Int32Array(4096);
+  private values = new Float64Array(4096);
   private count = 0;
   /** Ids too large for a double to hold exactly (kept as text). */
   private readonly texts = new Map<string, number>();
@@ -52,7 +52,7 @@ export class FlowIdTable {
     const keys = this.keys;
     const values = this.values;
     this.keys = new Float64Array(keys.length * 2).fill(EMPTY);
-    this.values = new Int32Array(keys.length * 2);
+    this.values = new Float64Array(keys.length * 2);
     for (let i = 0; i < keys.length; i++) {
       if (keys[i] === EMPTY) continue;
       const at = this.find(keys[i]);

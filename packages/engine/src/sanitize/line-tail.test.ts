@@ -1,10 +1,10 @@
 // LineTail: lines appended by a running writer arrive whole, split UTF-8 included, the last one without a newline too,
-// and a line longer than the read buffer.
+// and a line longer than the read buffer, with the lines' offsets; lines read back by offset.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { LineTail } from "./line-tail.js";
+import { LineTail, readLinesAt } from "./line-tail.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-tail-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -35,8 +35,21 @@ it("delivers a line longer than its read buffer", async () => {
   const file = path.join(dir, "long.json");
   const long = "x".repeat(9 * 1024 * 1024);
   fs.writeFileSync(file, `a\n${long}\nb\n`);
-  const lengths: number[] = [];
-  const tail = new LineTail(file, (_bytes, start, end) => lengths.push(end - start));
+  const lines: [number, number][] = [];
+  const tail = new LineTail(file, (_bytes, start, end, _number, offset) => lines.push([end - start, offset]));
   await tail.finish();
-  expect(lengths).toEqual([1, long.length, 1]);
+  expect(lines).toEqual([
+    [1, 0],
+    [long.length, 2],
+    [1, long.length + 3],
+  ]);
+});
+
+it("reads the lines at given offsets, one longer than its first read", async () => {
+  const file = path.join(dir, "offsets.json");
+  const long = "y".repeat(100_000);
+  fs.writeFileSync(file, `first\n${long}\nthird`);
+  const got: string[] = [];
+  await readLinesAt(file, [0, 6, long.length + 7], (bytes, start, end) => got.push(bytes.toString("utf8", start, end)));
+  expect(got).toEqual(["first", long, "third"]);
 });

@@ -5,8 +5,11 @@ import fs from "node:fs/promises";
 
 const readBytes = 4 * 1024 * 1024;
 
-/** Receives line `number` (1-based) as bytes[start, end), without its newline; the bytes are reused afterwards. */
-export type LineHandler = (bytes: Buffer, start: number, end: number, number: number) => void;
+/**
+ * Receives line `number` (1-based) as bytes[start, end), without its newline, and the line's offset in the file;
+ * the bytes are reused afterwards.
+ */
+export type LineHandler = (bytes: Buffer, start: number, end: number, number: number, offset: number) => void;
 
 export class LineTail {
   private handle: fs.FileHandle | undefined;
@@ -41,9 +44,10 @@ export class LineTail {
       if (bytesRead === 0) return;
       this.offset += bytesRead;
       const filled = this.kept + bytesRead;
+      const base = this.offset - filled;
       let from = 0;
       for (let nl = b.indexOf(10, this.kept); nl >= 0 && nl < filled; nl = b.indexOf(10, from)) {
-        this.onLine(b, from, nl, ++this.line);
+        this.onLine(b, from, nl, ++this.line, base + from);
         from = nl + 1;
       }
       b.copyWithin(0, from, filled);
@@ -55,7 +59,7 @@ export class LineTail {
   async finish(): Promise<void> {
     try {
       await this.poll();
-      if (this.kept > 0) this.onLine(this.buffer, 0, this.kept, ++this.line);
+      if (this.kept > 0) this.onLine(this.buffer, 0, this.kept, ++this.line, this.offset - this.kept);
       this.kept = 0;
     } finally {
       await this.close();
@@ -68,7 +72,26 @@ export class LineTail {
   }
 }
 
-/** Calls `onLine` for every line of a whole file, as LineTail delivers them. */
-export async function forEachLine(file: string, onLine: LineHandler): Promise<void> {
-  await new LineTail(file, onLine).finish();
+/** Calls `onLine` with the line that starts at each of `offsets` (ascending) in `file`. */
+export async function readLinesAt(file: string, offsets: number[], onLine: LineHandler): Promise<void> {
+  const handle = await fs.open(file, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(64 * 1024);
+    for (const offset of offsets) {
+      for (let length = 0; ; ) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, offset + length);
+        length += bytesRead;
+        const nl = buffer.subarray(0, length).indexOf(10);
+        if (nl >= 0 || bytesRead === 0) {
+          onLine(buffer, 0, nl >= 0 ? nl : length, 0, offset);
+          break;
+        }
+        const grown = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
 }

@@ -8,7 +8,8 @@ import type { CapabilityResult, RunOptions } from "../capability.js";
 import { AlertCounter } from "./alert-summary.js";
 import { AlertedFlows } from "./alerted-flows.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
-import { EveFlowReader, type FlowKey, readEveFlows } from "./eve-files.js";
+import { EveFlowReader, type FlowKey, readEveFlowsAt } from "./eve-files.js";
+import { FlowIdTable } from "./flow-id-table.js";
 import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
@@ -103,10 +104,11 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       };
       const dir = path.join(work, `pass-${pass}`);
       const eveFile = path.join(dir, "eve.json");
-      // Flow records of flows already alerted are used as they come; the few whose alert line was read after
-      // their flow record are looked up in a second reading of the file, and those without a record at all are
-      // taken from their alerts.
+      // Flow records of flows already alerted are used as they come; for the others the record's offset is kept,
+      // so the few whose alert line was read after their flow record are read again by offset. Alerted flows
+      // without any record are taken from their alerts.
       const flowReader = new EveFlowReader();
+      const unwanted = new FlowIdTable();
       const settle = (id: FlowKey, flow: AttackFlow) => alerted.settle(id, flow, sessions);
       suricata = await runSuricataOnCapture(
         target,
@@ -116,15 +118,29 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
           const alert = alerts.read(bytes, start, end, { file: eveFile, line });
           if (alert) onAlert(alert);
         },
-        (bytes, start, end) => flowReader.read(bytes, start, end, alerted.wants, settle),
+        (bytes, start, end, _line, offset) => {
+          flowReader.read(bytes, start, end, alerted.wants, settle);
+          if (flowReader.unwanted !== undefined) unwanted.set(flowReader.unwanted, offset);
+        },
       );
       report.suricataSeconds = suricata.seconds;
       if (pass === 1) {
         inputSessions = flowReader.sessions;
         await moveFile(suricata.eveFile, eveOut);
       } else await fs.appendFile(eveOut, await fs.readFile(suricata.eveFile));
-      const missing = alerted.unsettled();
-      if (missing.size > 0) await readEveFlows(suricata.flowsFile, (id) => missing.has(id), settle);
+      const offsets: number[] = [];
+      for (const id of alerted.unsettled()) {
+        const offset = unwanted.get(id);
+        if (offset !== undefined) offsets.push(offset);
+      }
+      if (offsets.length > 0) {
+        await readEveFlowsAt(
+          suricata.flowsFile,
+          offsets.sort((a, b) => a - b),
+          alerted.wants,
+          settle,
+        );
+      }
       alerted.settleByAlerts(sessions);
       passes.push(report);
       return report.counted;
