@@ -13,6 +13,23 @@ export interface CaptureInputOptions {
    * (bench/merge). read() still returns a promise, resolved at once; the caller should yield now and then.
    */
   synchronous?: boolean;
+  /**
+   * Gets the file's bytes as they are read (plain files read with read-ahead only; otherwise the input calls
+   * `declined()` at once), so a digest needs no second read of the file.
+   */
+  tap?: ChunkTap;
+}
+
+/** A consumer of the bytes of a plain file, in file order, as the input reads them into buffers the tap provides. */
+export interface ChunkTap {
+  /** A buffer for the input to read into (it may be shared with another thread). */
+  allocate(bytes: number): Buffer;
+  /** Bytes [0, length) of a buffer from allocate() were read: they follow the previously taken bytes in the file. */
+  take(buffer: Buffer, length: number): void;
+  /** Resolves once a buffer given to take() may be overwritten. */
+  released(buffer: Buffer): Promise<void>;
+  /** This input will not hand over its bytes. */
+  declined(): void;
 }
 
 /**
@@ -33,20 +50,25 @@ export class CaptureInput {
   private gunzip: AsyncIterator<Buffer> | null = null;
   private stream: fs.ReadStream | null = null;
   private readonly synchronous: boolean;
+  private readonly tap: ChunkTap | null;
 
   private constructor(
     handle: FileHandle | null,
     fileSize: number,
     compressed: boolean,
     chunkBytes: number,
-    synchronous: boolean,
+    options: CaptureInputOptions,
   ) {
     this.handle = handle;
     this.fileSize = fileSize;
     this.compressed = compressed;
-    this.synchronous = synchronous;
-    if (!compressed) this.buffers.push(Buffer.allocUnsafe(chunkBytes));
-    if (!compressed && !synchronous) this.buffers.push(Buffer.allocUnsafe(chunkBytes));
+    this.synchronous = options.synchronous ?? false;
+    const tap = options.tap ?? null;
+    this.tap = compressed || this.synchronous ? null : tap;
+    if (tap !== null && this.tap === null) tap.declined();
+    const allocate = (bytes: number) => this.tap?.allocate(bytes) ?? Buffer.allocUnsafe(bytes);
+    if (!compressed) this.buffers.push(allocate(chunkBytes));
+    if (!compressed && !this.synchronous) this.buffers.push(allocate(chunkBytes));
   }
 
   static async open(
@@ -54,11 +76,11 @@ export class CaptureInput {
     chunkBytes = DEFAULT_CHUNK_BYTES,
     options: CaptureInputOptions = {},
   ): Promise<CaptureInput> {
-    const synchronous = options.synchronous ?? false;
     let handle: FileHandle;
     try {
       handle = await fs.promises.open(file, "r");
     } catch (error) {
+      options.tap?.declined();
       const code = (error as NodeJS.ErrnoException).code;
       throw new TracemillError("NOT_FOUND", `${file}: cannot open the file (${code ?? String(error)})`, { file });
     }
@@ -68,12 +90,13 @@ export class CaptureInput {
       const magic = Buffer.alloc(2);
       const { bytesRead } = await handle.read(magic, 0, 2, 0);
       const compressed = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-      if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes, synchronous);
+      if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes, options);
       await handle.close();
-      const input = new CaptureInput(null, stat.size, true, chunkBytes, synchronous);
+      const input = new CaptureInput(null, stat.size, true, chunkBytes, options);
       input.startGunzip(file, chunkBytes);
       return input;
     } catch (error) {
+      options.tap?.declined();
       await handle.close();
       throw error;
     }
@@ -112,9 +135,11 @@ export class CaptureInput {
 
   private async readInto(index: number): Promise<number> {
     const buffer = this.buffers[index];
+    if (this.tap !== null) await this.tap.released(buffer);
     const { bytesRead } = await this.handle!.read(buffer, 0, buffer.length, this.position);
     this.position += bytesRead;
     this.fileBytesRead = this.position;
+    if (this.tap !== null && bytesRead > 0) this.tap.take(buffer, bytesRead);
     return bytesRead;
   }
 

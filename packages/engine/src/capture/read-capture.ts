@@ -10,7 +10,7 @@ import {
   SNIFF_BYTES,
   TracemillError,
 } from "@tracemill/core";
-import { CaptureInput } from "./capture-input.js";
+import { CaptureInput, type ChunkTap } from "./capture-input.js";
 
 export interface ReadCaptureOptions {
   signal?: AbortSignal;
@@ -18,6 +18,8 @@ export interface ReadCaptureOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Bytes read from disk at a time; default 4 MiB. */
   chunkBytes?: number;
+  /** Gets the file's bytes as read (see CaptureInputOptions.tap). */
+  tap?: ChunkTap;
 }
 
 export interface CaptureTime {
@@ -54,7 +56,7 @@ export async function readCapture(
   onPacket: (packet: CapturedPacket, source: PacketSource) => void,
   options: ReadCaptureOptions = {},
 ): Promise<ReadCaptureResult> {
-  const input = await CaptureInput.open(file, options.chunkBytes);
+  const input = await CaptureInput.open(file, options.chunkBytes, { tap: options.tap });
   try {
     const first = await readFirstChunk(input, file);
     const source = withFile(file, () => openPacketSource(first ?? new Uint8Array(0)));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { csvHeaderLine, FEATURE_COLUMNS, OrderedRows, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
-import { startSha256 } from "./file-digest.js";
+import { FileDigest } from "./file-digest.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile as BufferedOutput } from "./output-file.js";
 
@@ -43,8 +43,7 @@ export async function extractFeatures(
   const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
   if (!fs.existsSync(input)) throw new TracemillError("NOT_FOUND", `${input}: no such file`, { file: input });
-  const hashing = startSha256(input);
-  hashing.digest.catch(() => {});
+  const hashing = new FileDigest(input);
 
   const csv = new BufferedOutput(csvPath);
   let rows = 0;
@@ -64,14 +63,14 @@ export async function extractFeatures(
           rows++;
         },
       },
-      options,
+      { onProgress: options.onProgress, signal: options.signal, onPackets: options.onPackets, tap: hashing.tap },
     );
     const summary: ExtractSummary = {
       tracemill: { version: TRACEMILL_VERSION },
       input: {
         name: path.basename(input),
         bytes: result.fileBytes,
-        sha256: await hashing.digest,
+        sha256: await hashing.result(),
         format: result.format,
       },
       options: flow,

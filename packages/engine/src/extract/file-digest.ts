@@ -1,46 +1,134 @@
-// SHA-256 of the input for the run summary, computed on a worker thread while the main thread extracts.
+// SHA-256 of the input for the run summary, on a worker thread: of the chunks the capture reader has already read
+// (shared buffers, no copy) when they are handed over, and of the rest of the file read on the worker otherwise.
 import { Worker } from "node:worker_threads";
+import type { ChunkTap } from "../capture/index.js";
 
-/** A digest being computed; `cancel` stops the worker (the promise then never settles). */
-export interface PendingDigest {
-  digest: Promise<string>;
-  cancel(): void;
-}
-
-/** Hashing runs beside the extraction (it reads the file on its own), so it adds no time on a machine with two cores. */
-export function startSha256(file: string): PendingDigest {
-  // Synchronous reads into one reused buffer: a stream would allocate (and page-fault in) a fresh buffer per chunk,
-  // which costs more CPU than the hashing itself.
-  const source = `
-    const { parentPort, workerData } = require("node:worker_threads");
-    const fs = require("node:fs");
-    const hash = require("node:crypto").createHash("sha256");
-    const buffer = Buffer.allocUnsafe(1 << 20);
+// Synchronous reads into one reused buffer for the bytes not handed over: a stream would allocate (and page-fault
+// in) a fresh buffer per chunk, which costs more CPU than the hashing itself.
+const WORKER_SOURCE = `
+  const { parentPort, workerData } = require("node:worker_threads");
+  const fs = require("node:fs");
+  const hash = require("node:crypto").createHash("sha256");
+  const buffers = [];
+  let hashed = 0;
+  parentPort.on("message", (message) => {
     try {
-      const fd = fs.openSync(workerData, "r");
-      try {
-        for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-      } finally {
-        fs.closeSync(fd);
+      if (message.buffer !== undefined) {
+        buffers.push(new Uint8Array(message.buffer));
+      } else if (message.chunk !== undefined) {
+        hash.update(buffers[message.chunk].subarray(0, message.length));
+        hashed += message.length;
+        parentPort.postMessage({ released: message.chunk });
+      } else {
+        const buffer = Buffer.allocUnsafe(1 << 20);
+        const fd = fs.openSync(workerData, "r");
+        try {
+          for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, hashed)) > 0; hashed += n) {
+            hash.update(buffer.subarray(0, n));
+          }
+        } finally {
+          fs.closeSync(fd);
+        }
+        parentPort.postMessage({ digest: hash.digest("hex") });
       }
-      parentPort.postMessage({ digest: hash.digest("hex") });
     } catch (error) {
       parentPort.postMessage({ error: error.message });
     }
-  `;
-  const worker = new Worker(source, { eval: true, workerData: file });
-  const digest = new Promise<string>((resolve, reject) => {
-    worker.once("message", (message: { digest?: string; error?: string }) => {
-      worker.terminate();
-      if (message.digest !== undefined) resolve(message.digest);
-      else reject(new Error(message.error));
-    });
-    worker.once("error", reject);
   });
-  return { digest, cancel: () => void worker.terminate() };
+`;
+
+interface WorkerMessage {
+  released?: number;
+  digest?: string;
+  error?: string;
 }
 
-/** The file's SHA-256 in hex (see startSha256). */
+/**
+ * The SHA-256 of one file. Give `tap` to the capture reader (readCapture's `tap` option): the bytes it reads go to
+ * the worker in file order, in buffers shared with it, each released for reuse once hashed. `result()` ends the
+ * hand-over; the worker then reads the bytes it did not get (all of them for gzip input or an unused tap, the rest
+ * when reading stopped at damage), so the digest is always of the whole file as stored.
+ */
+export class FileDigest {
+  readonly tap: ChunkTap;
+  private readonly worker: Worker;
+  private readonly digest: Promise<string>;
+  private readonly buffers: Buffer[] = [];
+  /** Per buffer: resolves its pending release, or null when it is free. */
+  private readonly releases: ((() => void) | null)[] = [];
+  private readonly waits: Promise<void>[] = [];
+  private ended = false;
+  private stopped = false;
+
+  constructor(file: string) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: file });
+    this.digest = new Promise<string>((resolve, reject) => {
+      this.worker.on("message", (message: WorkerMessage) => {
+        if (message.released !== undefined) return this.release(message.released);
+        this.stop();
+        if (message.digest !== undefined) resolve(message.digest);
+        else reject(new Error(message.error));
+      });
+      this.worker.once("error", (error) => {
+        this.stop();
+        reject(error);
+      });
+    });
+    this.digest.catch(() => {});
+    this.tap = {
+      allocate: (bytes) => {
+        const shared = new SharedArrayBuffer(bytes);
+        this.buffers.push(Buffer.from(shared));
+        this.releases.push(null);
+        this.waits.push(Promise.resolve());
+        this.worker.postMessage({ buffer: shared });
+        return this.buffers[this.buffers.length - 1];
+      },
+      take: (buffer, length) => {
+        if (this.stopped || this.ended) return;
+        const index = this.buffers.indexOf(buffer);
+        this.waits[index] = new Promise<void>((resolve) => {
+          this.releases[index] = resolve;
+        });
+        this.worker.postMessage({ chunk: index, length });
+      },
+      released: (buffer) => this.waits[this.buffers.indexOf(buffer)] ?? Promise.resolve(),
+      declined: () => this.end(),
+    };
+  }
+
+  /** The digest in hex, once the worker has hashed the file's remaining bytes; no chunk is taken after this call. */
+  result(): Promise<string> {
+    this.end();
+    return this.digest;
+  }
+
+  /** Stops the worker (result() then never settles). */
+  cancel(): void {
+    this.stop();
+  }
+
+  private end(): void {
+    if (this.ended || this.stopped) return;
+    this.ended = true;
+    this.worker.postMessage({ end: true });
+  }
+
+  private release(index: number): void {
+    const resolve = this.releases[index];
+    this.releases[index] = null;
+    resolve?.();
+  }
+
+  /** The worker is done or gone: nothing more is hashed, and no reader waits for a buffer. */
+  private stop(): void {
+    this.stopped = true;
+    void this.worker.terminate();
+    for (let i = 0; i < this.releases.length; i++) this.release(i);
+  }
+}
+
+/** The file's SHA-256 in hex, read on a worker thread. */
 export function sha256OfFile(file: string): Promise<string> {
-  return startSha256(file).digest;
+  return new FileDigest(file).result();
 }

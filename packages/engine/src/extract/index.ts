@@ -1,6 +1,7 @@
 // Public surface of the extract capability: the feature CSV, and the one-pass session pipeline other capabilities
 // (labelling, IPT series, images) build on to collect their per-session data without reading the capture twice.
 export { type ExtractOptions, type ExtractSummary, extractFeatures } from "./extract-features.js";
+export { FileDigest, sha256OfFile } from "./file-digest.js";
 export {
   type FlowHooks,
   type FlowOptions,

@@ -3,10 +3,16 @@
 import fs from "node:fs";
 import type { CaptureDamage, CapturedPacket, CaptureFormat } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
-import { readCapture } from "../capture/index.js";
+import { type ChunkTap, readCapture } from "../capture/index.js";
 
-/** Progress and cancellation of a read; `onPackets` gets the packets read so far after every input chunk. */
-export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void };
+/**
+ * Progress and cancellation of a read; `onPackets` gets the packets read so far after every input chunk, `tap` the
+ * file's bytes as read (FileDigest's, so the SHA-256 needs no second read).
+ */
+export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & {
+  onPackets?: (read: number) => void;
+  tap?: ChunkTap;
+};
 
 export interface ReadResult {
   format: CaptureFormat;
@@ -40,6 +46,7 @@ export async function readCaptureFile(
         },
     {
       signal: run.signal,
+      tap: run.tap,
       onProgress(bytesRead, totalBytes) {
         onProgress?.({ percent: totalBytes > 0 ? (100 * bytesRead) / totalBytes : 100, stage: "reading capture" });
         onPackets?.(packets);
