@@ -13,7 +13,7 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
-import { sha256OfFile } from "../extract/file-digest.js";
+import { FileDigest } from "../extract/file-digest.js";
 import { type ExtractSummary, type FlowOptions, runFlowPipeline } from "../extract/index.js";
 import { OutputFile } from "../extract/output-file.js";
 import { TRACEMILL_VERSION } from "../version.js";
@@ -50,8 +50,7 @@ export async function runSessionPass<S>(
   run: Pick<RunOptions, "onProgress" | "signal">,
 ): Promise<SessionPassSummary> {
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
-  const digest = sha256OfFile(capture);
-  digest.catch(() => {});
+  const digest = new FileDigest(capture);
   const csv = new OutputFile(csvPath);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   const onPacket = hooks.onPacket;
@@ -78,12 +77,17 @@ export async function runSessionPass<S>(
           rows++;
         },
       },
-      run,
+      { ...run, tap: digest.tap },
     );
     await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
-      input: { name: path.basename(capture), bytes: result.fileBytes, sha256: await digest, format: result.format },
+      input: {
+        name: path.basename(capture),
+        bytes: result.fileBytes,
+        sha256: await digest.result(),
+        format: result.format,
+      },
       options: {
         idleTimeout: options.idleTimeout ?? 120,
         activeTimeout: options.activeTimeout ?? 1800,
@@ -97,6 +101,7 @@ export async function runSessionPass<S>(
       csv: { name: path.basename(csvPath), rows, columns: columns.length },
     };
   } catch (error) {
+    digest.cancel();
     await csv.discard();
     throw error;
   }
