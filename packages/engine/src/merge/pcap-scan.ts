@@ -9,6 +9,7 @@ import {
   PacketRecord,
   type PacketSource,
 } from "@tracemill/core";
+import { CutRecord } from "./cut-record.js";
 import type { CommentSource, TimeStats } from "./time-stats.js";
 
 const FILE_HEADER = 24;
@@ -23,8 +24,7 @@ export class PcapRecordScan {
   private readonly fractionLimit: number;
   private readonly maxCaptured: number;
   /** A record cut by the end of a chunk, and the file offset it starts at. */
-  private tail = new Uint8Array(4096);
-  private tailLength = 0;
+  private readonly tail = new CutRecord();
   private tailOffset = 0;
   /** File offset of the current chunk's first byte. */
   private base = 0;
@@ -64,14 +64,14 @@ export class PcapRecordScan {
 
   push(chunk: Uint8Array): void {
     let p = 0;
-    if (this.tailLength > 0) p = this.completeTail(chunk);
+    if (this.tail.length > 0) p = this.completeTail(chunk);
     if (p >= 0 && this.ok) this.scan(chunk, p);
     else this.base += chunk.length;
   }
 
   /** True when the file ended at a record boundary. */
   finish(): boolean {
-    if (this.tailLength > 0) this.ok = false;
+    if (this.tail.length > 0) this.ok = false;
     return this.ok;
   }
 
@@ -109,21 +109,21 @@ export class PcapRecordScan {
 
   /** Tops the cut record up from the chunk: the bytes of the chunk used, or -1 when it took all of them. */
   private completeTail(chunk: Uint8Array): number {
-    let used = Math.min(RECORD_HEADER - Math.min(this.tailLength, RECORD_HEADER), chunk.length);
-    this.append(chunk.subarray(0, used));
-    if (this.tailLength < RECORD_HEADER) return -1;
-    const view = new DataView(this.tail.buffer, 0, this.tailLength);
+    let used = Math.min(RECORD_HEADER - Math.min(this.tail.length, RECORD_HEADER), chunk.length);
+    this.tail.append(chunk.subarray(0, used));
+    if (this.tail.length < RECORD_HEADER) return -1;
+    const view = new DataView(this.tail.bytes.buffer, 0, this.tail.length);
     const capturedLength = view.getUint32(8, this.littleEndian);
     if (view.getUint32(4, this.littleEndian) >= this.fractionLimit || capturedLength > this.maxCaptured) {
       this.ok = false;
       return -1;
     }
-    const take = Math.min(RECORD_HEADER + capturedLength - this.tailLength, chunk.length - used);
-    this.append(chunk.subarray(used, used + take));
+    const take = Math.min(RECORD_HEADER + capturedLength - this.tail.length, chunk.length - used);
+    this.tail.append(chunk.subarray(used, used + take));
     used += take;
-    if (this.tailLength < RECORD_HEADER + capturedLength) return -1;
-    this.record(this.tail, new DataView(this.tail.buffer), 0, this.tailOffset);
-    this.tailLength = 0;
+    if (this.tail.length < RECORD_HEADER + capturedLength) return -1;
+    this.record(this.tail.bytes, new DataView(this.tail.bytes.buffer), 0, this.tailOffset);
+    this.tail.length = 0;
     return used;
   }
 
@@ -141,18 +141,8 @@ export class PcapRecordScan {
   }
 
   private keepTail(bytes: Uint8Array, fileOffset: number): void {
-    this.tailLength = 0;
+    this.tail.length = 0;
     this.tailOffset = fileOffset;
-    this.append(bytes);
-  }
-
-  private append(bytes: Uint8Array): void {
-    if (this.tailLength + bytes.length > this.tail.length) {
-      const bigger = new Uint8Array(Math.max(this.tail.length * 2, this.tailLength + bytes.length));
-      bigger.set(this.tail.subarray(0, this.tailLength));
-      this.tail = bigger;
-    }
-    this.tail.set(bytes, this.tailLength);
-    this.tailLength += bytes.length;
+    this.tail.append(bytes);
   }
 }
