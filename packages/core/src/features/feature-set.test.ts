@@ -2,7 +2,8 @@
 // exact-arithmetic reference of docs/features.md (rational sums, decimal rounding), not from this code.
 import { describe, expect, it } from "vitest";
 import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
-import { FlowTable, type FlowTableOptions } from "../flow/flow-table.js";
+import { FlowTable } from "../flow/flow-table.js";
+import type { FlowTableOptions } from "../flow/flow-table-options.js";
 import type { EndReason } from "../flow/session.js";
 import { csvHeaderLine } from "../outputs/csv-header.js";
 import { OrderedRows } from "../outputs/ordered-rows.js";

@@ -6,6 +6,7 @@ import { TracemillError } from "../errors.js";
 import { EndpointKey } from "./endpoint-key.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import type { FlowPacket } from "./flow-packet.js";
+import type { FlowTableHooks, FlowTableOptions } from "./flow-table-options.js";
 import {
   CLOSED,
   EndReason,
@@ -28,32 +29,6 @@ import {
   W_PORTS,
 } from "./session.js";
 import { SessionIndex } from "./session-index.js";
-
-export interface FlowTableOptions {
-  /** A session ends when no packet came for longer than this; default 120 s. */
-  idleTimeoutNs?: number;
-  /** A session ends when a packet would make it last longer than this; default 1800 s. */
-  activeTimeoutNs?: number;
-  /**
-   * Numbers of per-session state the owner keeps beside each record in the table's store (see `stateArray` and
-   * `stateOffset`); default 0.
-   */
-  stateNumbers?: number;
-}
-
-export interface FlowTableHooks<T> {
-  /**
-   * Creates the per-session state of a new session record (records are reused, so this runs rarely); `slot` is the
-   * record's slot in the session store: 0, 1, 2, … in creation order.
-   */
-  createState(slot: number): T;
-  /** A session starts with `packet` (called before `onPacket` for the same packet). */
-  onStart(session: Session<T>, packet: FlowPacket): void;
-  /** Every packet of a session, the first one included. */
-  onPacket(session: Session<T>, packet: FlowPacket): void;
-  /** A session ended (`session.endReason` says why); the record is reused after this returns. */
-  onEnd(session: Session<T>): void;
-}
 
 const SYN_ACK = TcpFlag.SYN | TcpFlag.ACK;
 const NS = 1e9;
