@@ -1,5 +1,6 @@
-// Gives each session its row's place in its n × 280 image when it starts (its row number is known then), and writes
-// each image into the zip, with its manifest lines, once all its sessions ended and every earlier image is written.
+// Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
+// each image as soon as all its sessions ended, and writes it into the zip, with its manifest lines, once every
+// earlier image is written.
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
@@ -8,20 +9,21 @@ import {
   imageManifestHeader,
   imageManifestLine,
 } from "@tracemill/core";
-import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
+import { type EncodedPng, GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
 
-/** Emptied image buffers kept for the next images (more are left to the garbage collector after a peak). */
-const SPARE_SHEETS = 16;
-/**
- * Image buffers are carved out of blocks of about this size: most images stay open until the end of the capture (one
- * long session early on holds back all later images), and thousands of separate small buffers cost the GC more.
- */
+/** Image buffers are carved out of blocks of about this size (thousands of small buffers cost the GC more). */
 const BLOCK_BYTES = 1 << 22;
+/** PNGs waiting for their turn are copied into blocks of this size. */
+const HELD_BLOCK_BYTES = 1 << 20;
 
-/** An image still taking rows: its scanlines, rows complete so far and, in a labelled run, each row's label bytes. */
+/**
+ * An image: while taking rows its scanlines, then (once all its sessions ended) its PNG waiting for its turn in the
+ * zip; rows complete so far and, in a labelled run, each row's label bytes.
+ */
 interface Sheet {
-  scanlines: Uint8Array;
+  scanlines: Uint8Array | null;
+  png: EncodedPng | null;
   ended: number;
   labels: (Uint8Array | undefined)[];
 }
@@ -31,11 +33,18 @@ const MANIFEST_FLUSH = 1 << 17;
 
 export class ImageSheets {
   private readonly encoder: GrayscalePngEncoder;
-  /** Images taking rows, by image number (an array: looked up twice per session); only from `nextImage` on. */
+  /** Images not yet in the zip, by image number (an array: looked up twice per session); only from `nextImage` on. */
   private readonly open: (Sheet | undefined)[] = [];
-  private readonly spare: Sheet[] = [];
+  /**
+   * Buffers of encoded images, for the next images. One long session early on holds back the zip for all later
+   * images: encoding each image once complete keeps only its PNG (about a seventh of the pixels) until its turn, so
+   * buffers are reused and memory holds the images with a session still open, not every image since that session.
+   */
+  private readonly spare: Uint8Array[] = [];
   private block = new Uint8Array(0);
   private blockUsed = 0;
+  private held = new Uint8Array(0);
+  private heldUsed = 0;
   private nextImage = 0;
   private rows = 0;
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
@@ -65,13 +74,10 @@ export class ImageSheets {
     const image = Math.floor(seq / this.flowsPerImage);
     let sheet = this.open[image];
     if (!sheet) {
-      sheet = this.spare.pop();
-      // A reused buffer is cleared: rows are not copied whole, and what a session never fills must read 0.
-      if (sheet) sheet.scanlines.fill(0);
-      else sheet = { scanlines: this.newScanlines(), ended: 0, labels: [] };
+      sheet = { scanlines: this.takeScanlines(), png: null, ended: 0, labels: [] };
       this.open[image] = sheet;
     }
-    row.reset(sheet.scanlines, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
+    row.reset(sheet.scanlines!, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
   }
 
   /**
@@ -81,17 +87,23 @@ export class ImageSheets {
   complete(seq: number, labels?: Uint8Array): void {
     const image = Math.floor(seq / this.flowsPerImage);
     const sheet = this.open[image];
-    if (!sheet) throw new RangeError(`row ${seq} completed but never placed`);
+    if (!sheet?.scanlines) throw new RangeError(`row ${seq} completed but never placed`);
     if (labels !== undefined) sheet.labels[seq - image * this.flowsPerImage] = labels;
     this.rows++;
-    if (++sheet.ended === this.flowsPerImage && image === this.nextImage) this.emitCompleted();
+    if (++sheet.ended < this.flowsPerImage) return;
+    this.encode(sheet);
+    if (image === this.nextImage) this.emitCompleted();
+    else sheet.png = this.hold(sheet.png!);
   }
 
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
     // The last image's rows after the last session's are still zero: its padding.
     const last = this.open[this.nextImage];
-    if (last) this.emit(last, last.ended);
+    if (last) {
+      if (!last.png) this.encode(last);
+      this.emit(last, last.ended);
+    }
     if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
     this.flushManifest();
     fs.closeSync(this.manifestFd);
@@ -105,7 +117,10 @@ export class ImageSheets {
     this.manifestOpen = false;
   }
 
-  private newScanlines(): Uint8Array {
+  /** A zeroed buffer for an image's scanlines: an encoded image's, cleared (rows are not copied whole), or new. */
+  private takeScanlines(): Uint8Array {
+    const reused = this.spare.pop();
+    if (reused) return reused.fill(0);
     const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
     if (this.blockUsed + bytes > this.block.length) {
       this.block = new Uint8Array(Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes)));
@@ -115,17 +130,42 @@ export class ImageSheets {
     return this.block.subarray(this.blockUsed - bytes, this.blockUsed);
   }
 
+  private encode(sheet: Sheet): void {
+    sheet.png = this.encoder.encode(sheet.scanlines!);
+    this.spare.push(sheet.scanlines!);
+    sheet.scanlines = null;
+  }
+
+  /**
+   * The PNG copied into one piece of a shared block: deflate's output sits in a buffer of its chunk size (16 KiB or
+   * more), which thousands of waiting PNGs would each keep.
+   */
+  private hold(png: EncodedPng): EncodedPng {
+    let size = 0;
+    for (const part of png.parts) size += part.length;
+    if (this.heldUsed + size > this.held.length) {
+      this.held = new Uint8Array(Math.max(size, HELD_BLOCK_BYTES));
+      this.heldUsed = 0;
+    }
+    const copy = this.held.subarray(this.heldUsed, this.heldUsed + size);
+    this.heldUsed += size;
+    let at = 0;
+    for (const part of png.parts) {
+      copy.set(part, at);
+      at += part.length;
+    }
+    return { parts: [copy], crc: png.crc };
+  }
+
   private emitCompleted(): void {
-    for (;;) {
-      const sheet = this.open[this.nextImage];
-      if (!sheet || sheet.ended < this.flowsPerImage) return;
+    for (let sheet = this.open[this.nextImage]; sheet?.png; sheet = this.open[this.nextImage]) {
       this.emit(sheet, this.flowsPerImage);
     }
   }
 
-  /** Writes image `nextImage` with its first `rows` rows' manifest lines, and frees its buffer for reuse. */
+  /** Writes the encoded image `nextImage` with its first `rows` rows' manifest lines. */
   private emit(sheet: Sheet, rows: number): void {
-    const png = this.encoder.encode(sheet.scanlines);
+    const png = sheet.png!;
     this.zip.addParts(imageEntryName(this.nextImage), png.parts, png.crc);
     const first = this.nextImage * this.flowsPerImage;
     const manifest = this.manifest;
@@ -141,9 +181,6 @@ export class ImageSheets {
     if (manifest.length > MANIFEST_FLUSH) this.flushManifest();
     this.open[this.nextImage] = undefined;
     this.nextImage++;
-    sheet.ended = 0;
-    sheet.labels.length = 0;
-    if (this.spare.length < SPARE_SHEETS) this.spare.push(sheet);
   }
 
   private flushManifest(): void {
