@@ -8,8 +8,8 @@
 #
 # Each tool reads the same file once and computes bidirectional sessions:
 #   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
-#              (the input's SHA-256 runs on a worker thread beside it); includes the CLI's start-up
-#   engine     engine-throughput.mjs, CPU time per phase: the SHA-256 alone, read + decode alone, the pass
+#              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up
+#   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
 #              through runFlowPipeline() without rows, and with the rows formatted and ordered but not written
 #   argus      argus -r CAPTURE -w OUT/a.argus (bidirectional flow records, C)
 #   softflowd  softflowd -r CAPTURE -v 9 -n 127.0.0.1:9 (NetFlow fields only, C)
