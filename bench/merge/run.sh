@@ -7,7 +7,9 @@
 #   env OUT=DIR     scratch directory (default /tmp/tracemill-bench-merge; about 3x the background's size)
 #   env ATTACKS=F   attack capture (default ../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap)
 #
-# For each scenario it times, with the same inputs and output format (pcap):
+# First the CLI's fixed cost: `tracemill --version` (Node start-up, commander and the command declarations; each
+# command loads its engine code only when it runs). Then for each scenario it times, with the same inputs and
+# output format (pcap):
 #   tracemill   tracemill merge BG ATK (midpoint): both passes, SHA-256, provenance, summary; includes the CLI's start-up
 #   engine      the same through mergeCaptures() in a bare Node process (engine-merge.mjs): the capability alone
 #               (inputs hashed where the engine chooses: a worker thread while a core is idle, else the first pass)
@@ -85,6 +87,7 @@ scenario() {
 }
 
 echo "tracemill merge vs mergecap, median of $RUNS runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+timed cli-start "$OUT/none" node "$CLI" --version
 scenario "bench as built ($(basename "$BG"))" "$BG"
 reordercap "$BG" "$OUT/sorted-bg.pcap" >/dev/null
 scenario "bench sorted with reordercap" "$OUT/sorted-bg.pcap"
