@@ -6,6 +6,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { capabilityRunner } from "./capabilities.js";
+import { uploadedName } from "./uploaded-name.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
 
 const controller = new AbortController();
@@ -39,13 +40,6 @@ async function plainInputs(message: RunMessage): Promise<Record<string, string>>
     paths[role] = target;
   }
   return paths;
-}
-
-/** An uploaded name usable as a file name (without ".gz" once inflated), or undefined. */
-function uploadedName(name: string | undefined, inflated: boolean): string | undefined {
-  let base = path.basename(name ?? "");
-  if (inflated) base = base.replace(/\.gz$/i, "");
-  return base === "" || base === "." || base === ".." ? undefined : base;
 }
 
 async function sha256Of(file: string): Promise<string> {
