@@ -8,7 +8,8 @@ import { parseIpAddress } from "../net/ip-address.js";
 import { unified2RecordsFromAlert } from "./alert-to-unified2.js";
 import { parseClassificationConfig } from "./classification.js";
 import { parseEveAlertLine } from "./eve-alert.js";
-import { type EveAlertFields, EveAlertReader } from "./eve-alert-scan.js";
+import type { EveAlertFields } from "./eve-alert-fields.js";
+import { EveAlertReader } from "./eve-alert-scan.js";
 import { writeUnified2Alert } from "./unified2-alert-writer.js";
 import { encodeUnified2Record } from "./unified2-writer.js";
 

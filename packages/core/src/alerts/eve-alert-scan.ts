@@ -7,12 +7,15 @@ import type { Alert } from "./alert.js";
 import { decodeBase64Bytes } from "./base64.js";
 import type { ClassificationTable } from "./classification.js";
 import { type EveRule, type EveSource, eveRule, parseEveAlertLine, protocolNumber } from "./eve-alert.js";
+import { EveAlertFields, eveFlowKey, eveFlowKeyOfText } from "./eve-alert-fields.js";
+import { Key, keyOf } from "./eve-alert-keys.js";
 import {
   ascii,
   asciiText,
   bytesEqual,
   digitsValue,
   EveTimeReader,
+  eveMembers,
   readIpAddress,
   skipValue,
   stringEnd,
@@ -21,117 +24,9 @@ import {
 
 const QUOTE = 34;
 const empty = new Uint8Array(0);
-const noRule: EveRule = {
-  gid: 1,
-  sid: 0,
-  rev: 0,
-  classId: 0,
-  className: "",
-  priority: 3,
-  signature: "",
-  blocked: false,
-};
-
-/** One alert as sanitization needs it; the reader fills the same object for every line. */
-export class EveAlertFields {
-  tsSec = 0;
-  tsNsec = 0;
-  protocol = 0;
-  /** Ports, or ICMP type and code (as unified2 stores them). */
-  srcPort = 0;
-  dstPort = 0;
-  /** Address bytes: the first `addressLength` (4 or 16) bytes. */
-  readonly src = new Uint8Array(16);
-  readonly dst = new Uint8Array(16);
-  addressLength = 4;
-  /** Shared by every alert with the same EVE "alert" object: do not modify. */
-  rule: EveRule = noRule;
-  /** Suricata's flow id (see eveFlowKey); undefined when the line has none. */
-  flowId: number | string | undefined;
-  /** Start of the alert's flow (EVE flow.start), else the alert's own time, in microseconds. */
-  flowStartUs = 0;
-  /** 1-based packet number (pcap_cnt, else tunnel.pcap_cnt); 0 when none. */
-  packetNumber = 0;
-  /** The alerted packet's bytes (valid until the next line), empty when EVE carried none, and its link type. */
-  packet: Uint8Array = empty;
-  linkType = 1;
-}
-
-/**
- * A flow id as a map key: the number when a double holds it exactly (Suricata's ids do), else the decimal text.
- * Alert and flow records must both go through this for their keys to meet.
- */
-export function eveFlowKey(b: Uint8Array, from: number, to: number): number | string | undefined {
-  const value = digitsValue(b, from, to);
-  if (value >= 0) return value;
-  for (let i = from; i < to; i++) if (b[i] < 48 || b[i] > 57) return undefined;
-  return to > from ? (asciiText(b, from, to) as string) : undefined;
-}
-
-/** As eveFlowKey, for the decimal text parseEveAlertLine keeps. */
-export function eveFlowKeyOfText(text: string): number | string {
-  const value = Number(text);
-  return Number.isSafeInteger(value) && text.length <= 16 ? value : text;
-}
 
 /** How many distinct "alert" objects are compared before one is parsed again. */
 const recentRules = 16;
-
-enum Key {
-  Other,
-  Timestamp,
-  FlowId,
-  PcapCnt,
-  EventType,
-  SrcIp,
-  DestIp,
-  SrcPort,
-  DestPort,
-  Proto,
-  IcmpType,
-  IcmpCode,
-  Alert,
-  Flow,
-  Packet,
-  PacketInfo,
-  Tunnel,
-}
-
-/** The top-level member names read, by length: the first byte (and one more for icmp_*) picks the candidate. */
-const names: [Key, Uint8Array][] = (
-  [
-    [Key.Timestamp, "timestamp"],
-    [Key.FlowId, "flow_id"],
-    [Key.PcapCnt, "pcap_cnt"],
-    [Key.EventType, "event_type"],
-    [Key.SrcIp, "src_ip"],
-    [Key.DestIp, "dest_ip"],
-    [Key.SrcPort, "src_port"],
-    [Key.DestPort, "dest_port"],
-    [Key.Proto, "proto"],
-    [Key.IcmpType, "icmp_type"],
-    [Key.IcmpCode, "icmp_code"],
-    [Key.Alert, "alert"],
-    [Key.Flow, "flow"],
-    [Key.Packet, "packet"],
-    [Key.PacketInfo, "packet_info"],
-    [Key.Tunnel, "tunnel"],
-  ] as const
-).map(([key, name]) => [key, ascii(name)]);
-
-/** Candidates per (length, first byte, byte 5): at most one name each. */
-const byShape = new Map<number, [Key, Uint8Array]>(
-  names.map(([key, name]) => [shape(name, 0, name.length), [key, name]]),
-);
-
-function shape(b: Uint8Array, from: number, to: number): number {
-  return ((to - from) << 16) | (b[from] << 8) | (to - from > 5 ? b[from + 5] : 0);
-}
-
-function keyOf(b: Uint8Array, from: number, to: number): Key {
-  const candidate = byShape.get(shape(b, from, to));
-  return candidate && bytesEqual(b, from, to, candidate[1]) ? candidate[0] : Key.Other;
-}
 
 const keys = { start: ascii("start"), linktype: ascii("linktype") };
 const alertText = ascii("alert");
@@ -389,35 +284,5 @@ export class EveAlertReader {
     f.packetNumber = alert.packetNumber ?? 0;
     f.packet = alert.packet?.data ?? empty;
     f.linkType = alert.packet?.linkType ?? 1;
-  }
-}
-
-/**
- * Walks the object at b[at] once: returns the index just past it (-1 when malformed or past `end`) and puts where
- * the values of its members `first` and `second` start into found[0] and found[1] (-1 when absent).
- */
-export function eveMembers(
-  b: Uint8Array,
-  at: number,
-  end: number,
-  first: Uint8Array,
-  second: Uint8Array | undefined,
-  found: Int32Array,
-): number {
-  found[0] = -1;
-  found[1] = -1;
-  if (b[at] !== 123) return -1;
-  let i = at + 1;
-  if (b[i] === 125) return i + 1;
-  for (;;) {
-    const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
-    if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
-    if (bytesEqual(b, i + 1, keyEnd, first)) found[0] = keyEnd + 2;
-    else if (second && bytesEqual(b, i + 1, keyEnd, second)) found[1] = keyEnd + 2;
-    i = skipValue(b, keyEnd + 2, end);
-    if (i < 0) return -1;
-    if (b[i] === 125) return i + 1;
-    if (b[i] !== 44) return -1;
-    i++;
   }
 }

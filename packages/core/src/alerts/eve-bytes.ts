@@ -184,3 +184,33 @@ export function readIpAddress(b: Uint8Array, from: number, to: number, out: Uint
   }
   return part === 4 ? 4 : -1;
 }
+
+/**
+ * Walks the object at b[at] once: returns the index just past it (-1 when malformed or past `end`) and puts where
+ * the values of its members `first` and `second` start into found[0] and found[1] (-1 when absent).
+ */
+export function eveMembers(
+  b: Uint8Array,
+  at: number,
+  end: number,
+  first: Uint8Array,
+  second: Uint8Array | undefined,
+  found: Int32Array,
+): number {
+  found[0] = -1;
+  found[1] = -1;
+  if (b[at] !== 123) return -1;
+  let i = at + 1;
+  if (b[i] === 125) return i + 1;
+  for (;;) {
+    const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
+    if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
+    if (bytesEqual(b, i + 1, keyEnd, first)) found[0] = keyEnd + 2;
+    else if (second && bytesEqual(b, i + 1, keyEnd, second)) found[1] = keyEnd + 2;
+    i = skipValue(b, keyEnd + 2, end);
+    if (i < 0) return -1;
+    if (b[i] === 125) return i + 1;
+    if (b[i] !== 44) return -1;
+    i++;
+  }
+}

@@ -5,18 +5,14 @@ export { unified2RecordsFromAlert } from "./alert-to-unified2.js";
 export { decodeBase64 } from "./base64.js";
 export { type Classification, type ClassificationTable, parseClassificationConfig } from "./classification.js";
 export { type EveRule, type EveSource, parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
-export {
-  EveAlertFields,
-  EveAlertReader,
-  eveFlowKey,
-  eveFlowKeyOfText,
-  eveMembers,
-} from "./eve-alert-scan.js";
+export { EveAlertFields, eveFlowKey, eveFlowKeyOfText } from "./eve-alert-fields.js";
+export { EveAlertReader } from "./eve-alert-scan.js";
 export {
   ascii,
   bytesEqual,
   digitsValue,
   EveTimeReader,
+  eveMembers,
   readIpAddress,
   skipValue,
   stringEnd,

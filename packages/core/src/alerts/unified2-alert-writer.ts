@@ -1,7 +1,7 @@
 // Writes an EVE alert's unified2 records straight into a byte batch, without record objects: the same bytes as
 // encodeUnified2Record over unified2RecordsFromAlert (event 104/105, then the packet when EVE carried it).
 import type { ByteBatch } from "../capture/byte-batch.js";
-import type { EveAlertFields } from "./eve-alert-scan.js";
+import type { EveAlertFields } from "./eve-alert-fields.js";
 import { unified2EventLength, unified2PacketHeaderLength } from "./unified2-records.js";
 
 export function writeUnified2Alert(batch: ByteBatch, alert: EveAlertFields, eventId: number, sensorId = 0): void {

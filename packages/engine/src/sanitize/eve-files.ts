@@ -203,6 +203,6 @@ export async function readEveFlowsAt(file: string, offsets: number[], wants: Wan
   await readLinesAt(file, offsets, (b, start, end) => reader.read(b, start, end, wants, onFlow));
 }
 
-export function toUs(ts: { tsSec: number; tsNsec: number }): number {
+function toUs(ts: { tsSec: number; tsNsec: number }): number {
   return ts.tsSec * 1_000_000 + Math.floor(ts.tsNsec / 1000);
 }
