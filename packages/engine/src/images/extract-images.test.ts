@@ -120,13 +120,13 @@ describe("extractImages", () => {
     expect(csv.slice(1).map((line) => line.at(-1))).toEqual(["0", "0", "1"]);
   });
 
-  it("gives a byte-identical zip for the same input and rejects a bad row count", async () => {
+  it("gives a byte-identical zip for the same input, deflated here or on a thread, and rejects a bad row count", async () => {
     const { capture, outDir } = setUp();
-    await extractImages(capture, { flowsPerImage: 1 }, { outDir });
+    await extractImages(capture, { flowsPerImage: 1, deflateThread: false }, { outDir });
     const once = fs.readFileSync(path.join(outDir, "images.zip"));
     fs.rmSync(outDir, { recursive: true });
     fs.mkdirSync(outDir);
-    await extractImages(capture, { flowsPerImage: 1 }, { outDir });
+    await extractImages(capture, { flowsPerImage: 1, deflateThread: true }, { outDir });
     expect(fs.readFileSync(path.join(outDir, "images.zip")).equals(once)).toBe(true);
     await expect(extractImages(capture, { flowsPerImage: 0 }, { outDir })).rejects.toMatchObject({
       code: "BAD_OPTION",

@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GRAYSCALE = 0;
 /** Level 1: within a few percent of level 6 in size on packet bytes, at half the time. */
-const DEFLATE = { level: 1 } as const;
+export const DEFLATE = { level: 1 } as const;
 const IEND = chunk("IEND", Buffer.alloc(0));
 
 /** A PNG in parts ready to be written one after the other, with the CRC-32 of the whole file (for the zip). */
@@ -51,7 +51,11 @@ export class GrayscalePngEncoder {
    * than compressing them here.
    */
   encode(scanlines: Uint8Array): EncodedPng {
-    const data = zlib.deflateSync(scanlines, DEFLATE);
+    return this.wrap(zlib.deflateSync(scanlines, DEFLATE));
+  }
+
+  /** The PNG around `data`, scanlines deflated with `DEFLATE` (here or on a worker thread: the same bytes). */
+  wrap(data: Uint8Array): EncodedPng {
     const idatHead = Buffer.alloc(8);
     idatHead.writeUInt32BE(data.length, 0);
     idatHead.write("IDAT", 4, "latin1");

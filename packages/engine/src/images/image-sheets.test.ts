@@ -1,5 +1,5 @@
 // Rows placed in order and completed out of order land in the right image and pixel row; images and manifest lines
-// come out in order.
+// come out in order, the same bytes whether deflated here or on the worker thread.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +23,15 @@ function recordingZip(images: Recorded[]): ZipWriter {
       let sum = 0;
       for (let i = 0; i < png.data.length; i += 4) sum += png.data[i];
       images.push({ name, column, sum });
+    },
+  } as unknown as ZipWriter;
+}
+
+/** A stand-in for the zip that keeps each entry's name, bytes and CRC-32, in order. */
+function bytesZip(entries: { name: string; bytes: Buffer; crc: number }[]): ZipWriter {
+  return {
+    addParts(name: string, parts: readonly Uint8Array[], crc: number) {
+      entries.push({ name, bytes: Buffer.concat(parts), crc });
     },
   } as unknown as ZipWriter;
 }
@@ -72,5 +81,48 @@ describe("ImageSheets", () => {
       "images/image-000001.png,1,2,1",
     ]);
     expect(fs.readFileSync(manifest, "utf8").trimEnd().split("\n").at(-1)).toBe("images/image-000004.png,0,7,0");
+  });
+
+  it("deflates on a worker thread into the same bytes, images in order, with a bounded queue", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
+    const run = (threads: boolean) => {
+      const entries: { name: string; bytes: Buffer; crc: number }[] = [];
+      const manifest = path.join(dir, `manifest-${threads}.csv`);
+      // 1 byte of pending scanlines: the bound of two images is hit on every image.
+      const sheets = new ImageSheets(bytesZip(entries), 3, manifest, [], threads, 1);
+      const rows = Array.from({ length: 200 }, () => new ImageRow());
+      for (let seq = 0; seq < 200; seq++) {
+        sheets.place(rows[seq], seq);
+        for (let x = 0; x < 280; x++) rows[seq].target[rows[seq].start + x] = (seq * 7 + x * (seq % 5)) % 256;
+      }
+      // Row 0 ends last: every later image waits for the first one, complete and encoded.
+      for (let seq = 1; seq < 200; seq++) sheets.complete(seq);
+      sheets.complete(0);
+      expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
+      return { entries, manifest: fs.readFileSync(manifest) };
+    };
+    const here = run(false);
+    const worker = run(true);
+    expect(worker.entries.map((entry) => entry.name)).toEqual(here.entries.map((entry) => entry.name));
+    expect(here.entries[66].name).toBe("images/image-000067.png");
+    for (const [i, entry] of worker.entries.entries()) {
+      expect(entry.bytes.equals(here.entries[i].bytes)).toBe(true);
+      expect(entry.crc).toBe(here.entries[i].crc);
+    }
+    expect(worker.manifest.equals(here.manifest)).toBe(true);
+    // The pixels really went through: the last image's padding row is zero, its first row is row 198's bytes.
+    const last = PNG.sync.read(worker.entries[66].bytes, { skipRescale: true });
+    expect(last.data[4 * 280]).toBe((199 * 7) % 256);
+    expect(last.data[4 * 2 * 280 + 4 * 5]).toBe(0);
+  });
+
+  it("stops the worker when discarded mid-run", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
+    const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], true);
+    const row = new ImageRow();
+    sheets.place(row, 0);
+    sheets.complete(0);
+    sheets.discard();
+    expect(() => sheets.place(new ImageRow(), 1)).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 // Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
 // each image as soon as all its sessions ended, and writes it into the zip, with its manifest lines, once every
-// earlier image is written.
+// earlier image is written. With `threads`, images are deflated on a worker thread, in the same bytes.
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
@@ -10,12 +10,15 @@ import {
   imageManifestLine,
 } from "@tracemill/core";
 import { type EncodedPng, GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
+import { PngWorker } from "./png-worker.js";
 import type { ZipWriter } from "./zip-writer.js";
 
 /** Image buffers are carved out of blocks of about this size (thousands of small buffers cost the GC more). */
 const BLOCK_BYTES = 1 << 22;
 /** PNGs waiting for their turn are copied into blocks of this size. */
 const HELD_BLOCK_BYTES = 1 << 20;
+/** Scanline bytes handed to the worker and not yet deflated, at most (at least two images): memory stays bounded. */
+const MAX_PENDING_BYTES = 1 << 24;
 
 /**
  * An image: while taking rows its scanlines, then (once all its sessions ended) its PNG waiting for its turn in the
@@ -41,7 +44,7 @@ export class ImageSheets {
    * buffers are reused and memory holds the images with a session still open, not every image since that session.
    */
   private readonly spare: Uint8Array[] = [];
-  private block = new Uint8Array(0);
+  private block: Uint8Array = new Uint8Array(0);
   private blockUsed = 0;
   private held = new Uint8Array(0);
   private heldUsed = 0;
@@ -50,18 +53,26 @@ export class ImageSheets {
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
+  private readonly worker: PngWorker | null;
+  private readonly maxPending: number;
+  private readonly take = (image: number, data: Uint8Array) => this.encoded(image, this.encoder.wrap(data));
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
-   * `labelColumns` are added to the manifest of a labelled run.
+   * `labelColumns` are added to the manifest of a labelled run; `threads` deflates images on a worker thread, with
+   * at most `maxPendingBytes` of scanlines (and at least two images) waiting for it.
    */
   constructor(
     private readonly zip: ZipWriter,
     private readonly flowsPerImage: number,
     manifestPath: string,
     labelColumns: readonly string[],
+    threads = false,
+    maxPendingBytes = MAX_PENDING_BYTES,
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
+    this.worker = threads ? new PngWorker() : null;
+    this.maxPending = Math.max(2, Math.floor(maxPendingBytes / scanlinesLength(IMAGE_ROW_BYTES, flowsPerImage)));
     this.manifestFd = fs.openSync(manifestPath, "w");
     fs.writeSync(this.manifestFd, imageManifestHeader(labelColumns));
   }
@@ -91,17 +102,29 @@ export class ImageSheets {
     if (labels !== undefined) sheet.labels[seq - image * this.flowsPerImage] = labels;
     this.rows++;
     if (++sheet.ended < this.flowsPerImage) return;
-    this.encode(sheet);
-    if (image === this.nextImage) this.emitCompleted();
-    else sheet.png = this.hold(sheet.png!);
+    const worker = this.worker;
+    if (!worker) {
+      this.encoded(image, this.encoder.encode(sheet.scanlines));
+      return;
+    }
+    // The scanlines stay with the sheet, untouched, until the worker's answer for them is taken.
+    worker.submit(image, sheet.scanlines);
+    if (worker.pending > this.maxPending) worker.drain(this.maxPending, this.take);
+    else worker.poll(this.take);
   }
 
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
+    // Every image but the last is complete: once the worker answered for all, each is in the zip.
+    this.worker?.drain(0, this.take);
+    this.worker?.close();
     // The last image's rows after the last session's are still zero: its padding.
     const last = this.open[this.nextImage];
     if (last) {
-      if (!last.png) this.encode(last);
+      if (!last.png) {
+        last.png = this.encoder.encode(last.scanlines!);
+        last.scanlines = null;
+      }
       this.emit(last, last.ended);
     }
     if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
@@ -113,6 +136,7 @@ export class ImageSheets {
 
   /** Closes the manifest after a failure (the scratch directory holding it is removed by the caller). */
   discard(): void {
+    this.worker?.close();
     if (this.manifestOpen) fs.closeSync(this.manifestFd);
     this.manifestOpen = false;
   }
@@ -123,17 +147,23 @@ export class ImageSheets {
     if (reused) return reused.fill(0);
     const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
     if (this.blockUsed + bytes > this.block.length) {
-      this.block = new Uint8Array(Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes)));
+      const size = Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes));
+      // The worker reads scanlines where they are: shared memory, no copy and no transfer of a whole block.
+      this.block = new Uint8Array(this.worker ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
       this.blockUsed = 0;
     }
     this.blockUsed += bytes;
     return this.block.subarray(this.blockUsed - bytes, this.blockUsed);
   }
 
-  private encode(sheet: Sheet): void {
-    sheet.png = this.encoder.encode(sheet.scanlines!);
+  /** Image `image` is encoded: its scanlines are free again, and its PNG goes into the zip or waits for its turn. */
+  private encoded(image: number, png: EncodedPng): void {
+    const sheet = this.open[image]!;
     this.spare.push(sheet.scanlines!);
     sheet.scanlines = null;
+    sheet.png = png;
+    if (image === this.nextImage) this.emitCompleted();
+    else sheet.png = this.hold(png);
   }
 
   /**
