@@ -33,6 +33,11 @@ const jobs = [
   ["ipt --signed", (outDir) => extractIpt(capture, { signed: true }, { outDir })],
   ["images -n 32", (outDir) => extractImages(capture, { flowsPerImage: 32 }, { outDir })],
   ["images -n 256", (outDir) => extractImages(capture, { flowsPerImage: 256 }, { outDir })],
+  // Deflate on this thread only (the default on a machine with one core): the worker's cost and wall-time gain.
+  [
+    "images -n 32, one thread",
+    (outDir) => extractImages(capture, { flowsPerImage: 32, deflateThread: false }, { outDir }),
+  ],
   ["label --attacks", (outDir) => labelCapture(capture, { attacks }, { outDir })],
   ["label --alerts (4703 u2 events)", (outDir) => labelCapture(capture, { alerts }, { outDir })],
 ].filter(([name], i) => i === 0 || only === undefined || name.startsWith(only));
@@ -49,7 +54,8 @@ for (let round = 0; round < runs; round++) {
     const wall = (performance.now() - w0) / 1000;
     const used = cpu() - c0;
     fs.rmSync(outDir, { recursive: true, force: true });
-    if (used < results[i].cpu) results[i] = { name: results[i].name, wall, cpu: used };
+    // Best CPU and best wall time, each on its own: a worker thread lowers the one and not the other.
+    results[i] = { name: results[i].name, wall: Math.min(wall, results[i].wall), cpu: Math.min(used, results[i].cpu) };
   }
 }
 
