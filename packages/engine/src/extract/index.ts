@@ -11,3 +11,9 @@ export {
   runFlowPipeline,
 } from "./flow-pipeline.js";
 export { type ReadProgress, type ReadResult, readCaptureFile } from "./read-capture-file.js";
+export {
+  runSessionPass,
+  type SessionHooks,
+  type SessionPassOptions,
+  type SessionPassSummary,
+} from "./session-pass.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { IptLine, IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { OutputFile } from "../extract/output-file.js";
-import { runSessionPass, type SessionPassOptions } from "../label/session-pass.js";
+import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
 import { writeSummary } from "../label/summary-file.js";
 
 export const IPT_FILE = "ipt.txt";

@@ -2,4 +2,3 @@
 export { type LabelSourceOptions, provenanceBeside } from "./create-labeller.js";
 export { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, type LabelOptions, labelCapture } from "./label-capture.js";
 export { type AlertFormat, loadAlerts, loadClassification } from "./load-alerts.js";
-export type { SessionPassOptions, SessionPassSummary } from "./session-pass.js";

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
+import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
 import { createLabeller, type LabelSourceOptions } from "./create-labeller.js";
-import { runSessionPass, type SessionPassOptions } from "./session-pass.js";
 import { writeSummary } from "./summary-file.js";
 
 export const LABELLED_CSV_FILE = "labelled.csv";

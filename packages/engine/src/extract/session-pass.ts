@@ -1,0 +1,150 @@
+// The feature CSV of a capture and its run summary, plus optional per-session work beside it (labels, IPT series,
+// image rows) in the same pass: what `tracemill extract` writes, and what label, ipt and images build on.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  type CapturedPacket,
+  csvHeaderLine,
+  FEATURE_COLUMNS,
+  type FlowPacket,
+  OrderedRows,
+  RowBuilder,
+  type Session,
+  TracemillError,
+} from "@tracemill/core";
+import type { RunOptions } from "../capability.js";
+import { TRACEMILL_VERSION } from "../version.js";
+import { FileDigest } from "./file-digest.js";
+import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
+import { OutputFile } from "./output-file.js";
+
+/** Per-session work beside the features. States are created once per session record and reused. */
+export interface SessionHooks<S> {
+  /** The state of the record in store slot `slot` (`Session.slot`); records are created in slot order from 0. */
+  createState(slot: number): S;
+  /** A session starts (reset the state here). */
+  onStart(state: S, session: Session): void;
+  /**
+   * Every packet of the session, the first included, with the captured packet (valid during the call only). No
+   * state is passed: loading it would touch the session record on every packet, which the flow table avoids; a hook
+   * keeps what it needs per packet in arrays indexed by `packet.slot`.
+   */
+  onPacket?(session: Session, packet: FlowPacket, captured: CapturedPacket): void;
+  /** The session ended: add columns after the features (the row is started and will be ended by the pass). */
+  onEnd(state: S, session: Session, row: RowBuilder): void;
+}
+
+/** The session options of `tracemill extract`: idle and active timeouts, packet length. */
+export type SessionPassOptions = FlowOptions;
+
+/** The run summary written beside the CSV (docs/features.md, "Run summary"). */
+export type SessionPassSummary = {
+  tracemill: { version: string };
+  input: { name: string; bytes: number; sha256: string; format: string };
+  options: Required<FlowOptions>;
+  complete: boolean;
+  damage: { offset: number; message: string } | null;
+  packets: FlowResult["packets"];
+  fragments: FlowResult["fragments"];
+  sessions: FlowResult["sessions"];
+  csv: { name: string; rows: number; columns: number };
+};
+
+/**
+ * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
+ * `csvPath`, under a temporary name renamed when complete; returns the run summary. A damaged capture still yields
+ * the sessions of the packets before the damage, and the summary says `complete: false`. `hooks` is null for the
+ * features alone (no hook calls at all on that path).
+ */
+export async function runSessionPass<S>(
+  capture: string,
+  csvPath: string,
+  extraColumns: readonly string[],
+  hooks: SessionHooks<S> | null,
+  options: SessionPassOptions,
+  run: Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void },
+): Promise<SessionPassSummary> {
+  const flow = checkedOptions(options);
+  if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
+  const digest = new FileDigest(capture);
+  const csv = new OutputFile(csvPath);
+  const columns = [...FEATURE_COLUMNS, ...extraColumns];
+  let rows = 0;
+  let slots = 0;
+  try {
+    csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
+    const row = new RowBuilder();
+    const ordered = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end));
+    const result = await runFlowPipeline<S>(
+      capture,
+      flow,
+      hooks === null
+        ? {
+            onSessionEnd(session, features) {
+              row.start();
+              features.finish(features.stateOf(session.slot), session, row);
+              row.end();
+              ordered.put(session.seq, row.bytes, row.length);
+              rows++;
+            },
+          }
+        : {
+            createState: () => hooks.createState(slots++),
+            onSessionStart: (session) => hooks.onStart(session.state.extra, session),
+            // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
+            onPacket: hooks.onPacket,
+            onSessionEnd(session, features) {
+              row.start();
+              features.finish(features.stateOf(session.slot), session, row);
+              hooks.onEnd(session.state.extra, session, row);
+              row.end();
+              ordered.put(session.seq, row.bytes, row.length);
+              rows++;
+            },
+          },
+      { ...run, tap: digest.tap },
+    );
+    await csv.commit();
+    return {
+      tracemill: { version: TRACEMILL_VERSION },
+      input: {
+        name: path.basename(capture),
+        bytes: result.fileBytes,
+        sha256: await digest.result(),
+        format: result.format,
+      },
+      options: flow,
+      complete: result.complete,
+      damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
+      packets: result.packets,
+      fragments: result.fragments,
+      sessions: result.sessions,
+      csv: { name: path.basename(csvPath), rows, columns: columns.length },
+    };
+  } catch (error) {
+    digest.cancel();
+    await csv.discard();
+    throw error;
+  }
+}
+
+/** The options with their defaults, or BAD_OPTION naming the one that is wrong. */
+function checkedOptions(options: FlowOptions): Required<FlowOptions> {
+  const idleTimeout = options.idleTimeout ?? 120;
+  const activeTimeout = options.activeTimeout ?? 1800;
+  const length = options.length ?? "ip";
+  for (const [name, value] of [
+    ["idle timeout", idleTimeout],
+    ["active timeout", activeTimeout],
+  ] as const) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new TracemillError("BAD_OPTION", `the ${name} must be a positive number of seconds (got ${value})`, {
+        [name]: value,
+      });
+    }
+  }
+  if (length !== "ip" && length !== "frame") {
+    throw new TracemillError("BAD_OPTION", `--length must be "ip" or "frame" (got ${String(length)})`, { length });
+  }
+  return { idleTimeout, activeTimeout, length };
+}
