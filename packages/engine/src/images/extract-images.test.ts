@@ -4,10 +4,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PNG } from "pngjs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readZip } from "../../../../test/helpers/read-zip.js";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
 import { extractImages } from "./extract-images.js";
+import { PngWorker } from "./png-worker.js";
 
 const T = 1_700_000_000;
 const ACK = 0x10;
@@ -131,5 +132,21 @@ describe("extractImages", () => {
     await expect(extractImages(capture, { flowsPerImage: 0 }, { outDir })).rejects.toMatchObject({
       code: "BAD_OPTION",
     });
+  });
+
+  it("stops the deflate worker and leaves no zip when cancelled", async () => {
+    const { capture, outDir } = setUp();
+    const close = vi.spyOn(PngWorker.prototype, "close");
+    const controller = new AbortController();
+    controller.abort();
+    try {
+      await expect(
+        extractImages(capture, { flowsPerImage: 1, deflateThread: true }, { outDir, signal: controller.signal }),
+      ).rejects.toMatchObject({ code: "CANCELLED" });
+      expect(close).toHaveBeenCalledTimes(1);
+    } finally {
+      close.mockRestore();
+    }
+    expect(fs.readdirSync(outDir)).toEqual([]);
   });
 });
