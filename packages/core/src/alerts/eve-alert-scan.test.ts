@@ -115,6 +115,38 @@ describe("EveAlertReader", () => {
       /eve.json, line 7 is an alert without timestamp, addresses or alert fields/,
     );
   });
+  it("refuses what JSON.parse refuses, as parseEveAlertLine does (numbers, literals, strings, lines run together)", () => {
+    const cut = tcp.indexOf('"pcap_cnt":') + 12;
+    const refused = [
+      tcp.replace(/"flow_id":\d+/, '"flow_id":01'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":1x2'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":-'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":1.'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":1e'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":tru'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":nulls'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":"a\tb"'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":"a\\qb"'),
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":"a\\u12g4"'),
+      tcp.replace(/"signature":"/, '"signature":"\\x'),
+      // A line cut in a number, then the next one: the number would run into it up to a comma.
+      tcp.slice(0, cut) + tcp,
+    ];
+    const reader = new EveAlertReader(classifications);
+    for (const line of refused) {
+      expect(() => parseEveAlertLine(line, classifications)).toThrow(/is not JSON/);
+      const bytes = new TextEncoder().encode(line);
+      expect(() => reader.read(bytes, 0, bytes.length)).toThrow(/is not JSON/);
+    }
+    // What JSON allows still reads the fast way's values.
+    for (const line of [
+      tcp.replace(/,"pcap_cnt":\d+/, ',"x":[-0.5e+3,1E2,true,false,null,{"a":"\\u00E9\\n"}]'),
+      tcp.replace(/"signature":"/, '"signature":"\\b\\f\\r\\t\\/'),
+    ]) {
+      const bytes = new TextEncoder().encode(line);
+      expect(actual(reader.read(bytes, 0, bytes.length))).toEqual(expected(line));
+    }
+  });
 });
 
 describe("writeUnified2Alert", () => {

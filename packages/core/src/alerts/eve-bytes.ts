@@ -20,17 +20,31 @@ export function bytesEqual(b: Uint8Array, from: number, to: number, pattern: Uin
 }
 
 /**
- * Index of the quote closing the string whose first character is at `from`; -1 when it does not close by `end`.
+ * Index of the quote closing the string whose first character is at `from`; -1 when it does not close by `end` or
+ * holds what JSON.parse refuses (a raw control character, an unknown escape), so the slow way reports that line.
  * A plain loop: EVE strings are short, and indexOf on a Node Buffer costs more per call than it saves.
  */
 export function stringEnd(b: Uint8Array, from: number, end: number): number {
   for (let i = from; i < end; i++) {
     const c = b[i];
     if (c === QUOTE) return i;
-    if (c === BACKSLASH) i++;
+    if (c < 32) return -1;
+    if (c === BACKSLASH) {
+      const e = b[++i];
+      if (e === 117) {
+        for (let h = i + 1; h <= i + 4; h++) if (h >= end || hexValues[b[h]] !== 1) return -1;
+        i += 4;
+      } else if (escapes[e] !== 1) return -1;
+    }
   }
   return -1;
 }
+
+/** 1 for the bytes that may follow a backslash (besides "u"), and for hex digits. */
+const escapes = new Uint8Array(256);
+for (const c of '"\\/bfnrt') escapes[c.charCodeAt(0)] = 1;
+const hexValues = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") hexValues[c.charCodeAt(0)] = 1;
 
 /**
  * Index just past the compact JSON value starting at `at` (no whitespace between tokens, as Suricata writes); -1
@@ -66,11 +80,35 @@ export function skipValue(b: Uint8Array, at: number, end: number): number {
       i++;
     }
   }
-  // Numbers, true, false, null: up to the next separator.
-  if (!((c >= 48 && c <= 57) || c === 45 || c === 116 || c === 102 || c === 110)) return -1;
+  // Numbers by JSON's grammar and the three literals exactly: the caller then requires a separator, so a line JSON.parse
+  // refuses ("01", "1x2", "tru", two lines run together after a cut one) goes the slow way and fails there.
   let i = at;
-  while (i < end && b[i] !== 44 && b[i] !== 125 && b[i] !== 93) i++;
+  if (c === 116) i = bytesEqual(b, at, at + 4, literals.true) ? at + 4 : -1;
+  else if (c === 102) i = bytesEqual(b, at, at + 5, literals.false) ? at + 5 : -1;
+  else if (c === 110) i = bytesEqual(b, at, at + 4, literals.null) ? at + 4 : -1;
+  else {
+    if (b[i] === 45) i++;
+    if (b[i] === 48) i++;
+    else if (isDigit(b[i])) while (isDigit(b[i])) i++;
+    else return -1;
+    if (b[i] === 46) {
+      if (!isDigit(b[++i])) return -1;
+      while (isDigit(b[i])) i++;
+    }
+    if (b[i] === 101 || b[i] === 69) {
+      i++;
+      if (b[i] === 43 || b[i] === 45) i++;
+      if (!isDigit(b[i])) return -1;
+      while (isDigit(b[i])) i++;
+    }
+  }
   return i > at && i < end ? i : -1;
+}
+
+const literals = { true: ascii("true"), false: ascii("false"), null: ascii("null") };
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** The non-negative integer in b[from, to) (digits only, exact up to 2^53); -1 otherwise. */
