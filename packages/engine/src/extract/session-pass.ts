@@ -66,8 +66,9 @@ export async function runSessionPass<S>(
 ): Promise<SessionPassSummary> {
   const flow = checkedOptions(options);
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
-  const digest = new FileDigest(capture);
+  // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
   const csv = new OutputFile(csvPath);
+  const digest = new FileDigest(capture);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
   let slots = 0;

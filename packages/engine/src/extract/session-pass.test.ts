@@ -1,0 +1,43 @@
+// The session pass when it fails before reading: no hashing worker is left running (it would keep the CLI alive).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Worker as RealWorker } from "node:worker_threads";
+import { describe, expect, it, vi } from "vitest";
+import { extractFeatures } from "./extract-features.js";
+
+const live = vi.hoisted(() => new Set<object>());
+vi.mock("node:worker_threads", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:worker_threads")>();
+  class TrackedWorker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof RealWorker>) {
+      super(...args);
+      live.add(this);
+      this.once("exit", () => live.delete(this));
+    }
+  }
+  return { ...real, Worker: TrackedWorker };
+});
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const pcap = path.join(repo, "test/fixtures/capture/same100_100-packets.pcap");
+
+describe("runSessionPass", () => {
+  it("leaves no worker running when the CSV cannot be created", async () => {
+    const outDir = path.join(os.tmpdir(), "tracemill-no-such-dir", String(process.pid));
+    await expect(extractFeatures(pcap, { outDir })).rejects.toThrow(/ENOENT/);
+    await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 1000 });
+  });
+
+  it("ends its worker after a run that succeeds (the tracking above sees workers)", async () => {
+    const outDir = path.join(os.tmpdir(), `tracemill-session-pass-${process.pid}`);
+    fs.mkdirSync(outDir, { recursive: true });
+    const seen = live.size;
+    const run = extractFeatures(pcap, { outDir });
+    expect(live.size).toBe(seen + 1);
+    expect((await run).summary.packets.read).toBe(100);
+    await vi.waitFor(() => expect(live.size).toBe(seen), { timeout: 1000 });
+    fs.rmSync(outDir, { recursive: true, force: true });
+  });
+});
