@@ -1,6 +1,6 @@
-// The top-level member names of an EVE alert line that EveAlertReader reads, told apart by length and a byte or two
-// before one full comparison (a line has some twenty members).
-import { ascii, bytesEqual } from "./eve-bytes.js";
+// The member names of an EVE alert line that EveAlertReader reads, in the order Suricata 7 writes them (optional ones
+// included where they appear), and the names of its "flow" object, for MemberOrder.
+import { MemberOrder } from "./eve-member-order.js";
 
 export const Key = {
   Other: 0,
@@ -20,41 +20,56 @@ export const Key = {
   Packet: 14,
   PacketInfo: 15,
   Tunnel: 16,
+  /** In the "flow" object. */
+  Start: 17,
 } as const;
 export type Key = (typeof Key)[keyof typeof Key];
 
-/** The top-level member names read, by length: the first byte (and one more for icmp_*) picks the candidate. */
-const names: [Key, Uint8Array][] = (
-  [
-    [Key.Timestamp, "timestamp"],
-    [Key.FlowId, "flow_id"],
-    [Key.PcapCnt, "pcap_cnt"],
-    [Key.EventType, "event_type"],
-    [Key.SrcIp, "src_ip"],
-    [Key.DestIp, "dest_ip"],
-    [Key.SrcPort, "src_port"],
-    [Key.DestPort, "dest_port"],
-    [Key.Proto, "proto"],
-    [Key.IcmpType, "icmp_type"],
-    [Key.IcmpCode, "icmp_code"],
-    [Key.Alert, "alert"],
-    [Key.Flow, "flow"],
-    [Key.Packet, "packet"],
-    [Key.PacketInfo, "packet_info"],
-    [Key.Tunnel, "tunnel"],
-  ] as const
-).map(([key, name]) => [key, ascii(name)]);
-
-/** Candidates per (length, first byte, byte 5): at most one name each. */
-const byShape = new Map<number, [Key, Uint8Array]>(
-  names.map(([key, name]) => [shape(name, 0, name.length), [key, name]]),
-);
-
-function shape(b: Uint8Array, from: number, to: number): number {
-  return ((to - from) << 16) | (b[from] << 8) | (to - from > 5 ? b[from + 5] : 0);
+/** Top-level members of an alert line; the unread ones are listed too, so the next read one is found in place. */
+export function alertMemberOrder(): MemberOrder {
+  return new MemberOrder(
+    [
+      [Key.Timestamp, "timestamp"],
+      [Key.FlowId, "flow_id"],
+      [Key.Other, "parent_id"],
+      [Key.PcapCnt, "pcap_cnt"],
+      [Key.EventType, "event_type"],
+      [Key.SrcIp, "src_ip"],
+      [Key.SrcPort, "src_port"],
+      [Key.DestIp, "dest_ip"],
+      [Key.DestPort, "dest_port"],
+      [Key.Proto, "proto"],
+      [Key.IcmpType, "icmp_type"],
+      [Key.IcmpCode, "icmp_code"],
+      [Key.Other, "pkt_src"],
+      [Key.Tunnel, "tunnel"],
+      [Key.Other, "tx_id"],
+      [Key.Other, "tx_guessed"],
+      [Key.Alert, "alert"],
+      [Key.Other, "app_proto"],
+      [Key.Other, "direction"],
+      [Key.Flow, "flow"],
+      [Key.Packet, "packet"],
+      [Key.PacketInfo, "packet_info"],
+    ],
+    Key.Other,
+  );
 }
 
-export function keyOf(b: Uint8Array, from: number, to: number): Key {
-  const candidate = byShape.get(shape(b, from, to));
-  return candidate && bytesEqual(b, from, to, candidate[1]) ? candidate[0] : Key.Other;
+/** Members of an alert's "flow" object (with flow metadata on); only "start" is read. */
+export function alertFlowMemberOrder(): MemberOrder {
+  return new MemberOrder(
+    [
+      [Key.Other, "pkts_toserver"],
+      [Key.Other, "pkts_toclient"],
+      [Key.Other, "bytes_toserver"],
+      [Key.Other, "bytes_toclient"],
+      [Key.Start, "start"],
+      [Key.Other, "src_ip"],
+      [Key.Other, "dest_ip"],
+      [Key.Other, "src_port"],
+      [Key.Other, "dest_port"],
+    ],
+    Key.Other,
+  );
 }

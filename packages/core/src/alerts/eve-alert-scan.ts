@@ -8,7 +8,7 @@ import { decodeBase64Bytes } from "./base64.js";
 import type { ClassificationTable } from "./classification.js";
 import { type EveRule, type EveSource, eveRule, parseEveAlertLine, protocolNumber } from "./eve-alert.js";
 import { EveAlertFields, eveFlowKey, eveFlowKeyOfText } from "./eve-alert-fields.js";
-import { Key, keyOf } from "./eve-alert-keys.js";
+import { alertFlowMemberOrder, alertMemberOrder, Key } from "./eve-alert-keys.js";
 import {
   ascii,
   asciiText,
@@ -28,7 +28,7 @@ const empty = new Uint8Array(0);
 /** How many distinct "alert" objects are compared before one is parsed again. */
 const recentRules = 16;
 
-const keys = { start: ascii("start"), linktype: ascii("linktype") };
+const keys = { linktype: ascii("linktype") };
 const alertText = ascii("alert");
 const tcp = ascii("TCP");
 const udp = ascii("UDP");
@@ -43,6 +43,8 @@ export class EveAlertReader {
   private knownLength = 0;
   private scratch = new Uint8Array(4096);
   private readonly found = new Int32Array(2);
+  private readonly members = alertMemberOrder();
+  private readonly flowMembers = alertFlowMemberOrder();
 
   /** `decode` turns a line's bytes into text for the lines read the slow way (default: the core's UTF-8 decoder). */
   constructor(
@@ -84,14 +86,15 @@ export class EveAlertReader {
     let linkType = -1;
     f.flowId = undefined;
     let i = start + 1;
+    const members = this.members;
+    members.reset();
     for (;;) {
-      if (b[i] !== QUOTE) return false;
-      const keyEnd = stringEnd(b, i + 1, end);
-      if (keyEnd < 0 || b[keyEnd + 1] !== 58) return false;
-      const v = keyEnd + 2;
+      const key = members.read(b, i, end);
+      if (key < 0) return false;
+      const v = members.valueAt;
       const isString = b[v] === QUOTE;
       let next = -1;
-      switch (keyOf(b, i + 1, keyEnd)) {
+      switch (key) {
         case Key.Timestamp:
           next = skipValue(b, v, end);
           if (!isString || next < 0 || !this.times.read(b, v + 1, next - 1, t)) return false;
@@ -166,9 +169,9 @@ export class EveAlertReader {
           }
           break;
         case Key.Flow: {
-          next = eveMembers(b, v, end, keys.start, undefined, this.found);
+          next = this.flowMembers.findIn(b, v, end, Key.Start);
           if (next < 0) return false;
-          const s = this.found[0];
+          const s = this.flowMembers.foundAt;
           if (s >= 0) {
             const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
             if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
