@@ -115,6 +115,20 @@ describe("EveAlertReader", () => {
       /eve.json, line 7 is an alert without timestamp, addresses or alert fields/,
     );
   });
+  it("tells apart rule objects that differ only in their last bytes, and more rules than it remembers", () => {
+    const reader = new EveAlertReader(classifications);
+    const long = "s".repeat(400);
+    const late = ["A", "B"].map((c) => tcp.replace(/"signature":"[^"]*"/, `"signature":"${long}${c}"`));
+    const severity = tcp.replace(/"severity":(\d+)\}/, '"severity":$1,"x":1}');
+    const many = Array.from({ length: 40 }, (_, k) =>
+      tcp.replace(/"signature_id":\d+/, `"signature_id":${(k % 20) + 1}`),
+    );
+    for (const line of [...late, ...late, severity, tcp, severity, ...many]) {
+      const bytes = new TextEncoder().encode(line);
+      expect([line, actual(reader.read(bytes, 0, bytes.length))]).toEqual([line, expected(line)]);
+    }
+  });
+
   it("refuses what JSON.parse refuses, as parseEveAlertLine does (numbers, literals, strings, lines run together)", () => {
     const cut = tcp.indexOf('"pcap_cnt":') + 12;
     const refused = [
