@@ -1,5 +1,6 @@
 // The raw background merge against the packet-by-packet merge (mergeOrdered over InOrderSource): the same
-// bytes and provenance for an out-of-order background read in small chunks, with ties and interleaved attacks.
+// bytes and provenance for an out-of-order background read in small chunks, with ties and interleaved attacks, also
+// over 10,000 synthetic records (many ties and late ones, stretches cut by the back-pressure checks).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -108,6 +109,49 @@ describe("mergeRawBackground", () => {
     const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, synchronous);
     expect(provenance).toBe(expected[1]);
     expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
+  });
+
+  it("equals the packet-by-packet merge over thousands of records: ties, late ones, back-pressure checks", async () => {
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    // Microsecond pcap of `count` records 0–2 µs apart (many ties), some pulled up to 30 µs late.
+    const pcap = (count: number, mark: number) => {
+      const parts = [Buffer.from("d4c3b2a1020004000000000000000000ffff000001000000", "hex")];
+      let us = 1_700_000_000_000_000 + rand(50);
+      for (let i = 0; i < count; i++) {
+        us += rand(3);
+        const late = rand(40) === 0 ? rand(30) : 0;
+        const record = Buffer.alloc(16 + 14 + (i % 5));
+        record.writeUInt32LE(Math.floor((us - late) / 1e6), 0);
+        record.writeUInt32LE((us - late) % 1e6, 4);
+        record.writeUInt32LE(record.length - 16, 8);
+        record.writeUInt32LE(record.length - 16, 12);
+        record.writeUInt32LE(i, 16);
+        record[20] = mark;
+        parts.push(record);
+      }
+      return Buffer.concat(parts);
+    };
+    const bg = path.join(dir, "many-bg.pcap");
+    const atk = path.join(dir, "many-atk.pcap");
+    fs.writeFileSync(bg, pcap(10_000, 1));
+    fs.writeFileSync(atk, pcap(9_000, 2));
+    const scans = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
+    expect(scans[0].outOfOrderPackets).toBeGreaterThan(100);
+    const shift = fromNs(toNs(scans[0].first!) - toNs(scans[1].first!) + 1_000n);
+    const expected = await byPackets(bg, atk, scans, shift, "many-reference");
+    for (const [chunkBytes, synchronous] of [
+      [777, false],
+      [1 << 16, true],
+    ] as const) {
+      const again = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
+      const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, synchronous);
+      expect(provenance).toBe(expected[1]);
+      expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
+    }
   });
 
   it("accepts only little-endian pcap in the output's resolution", () => {
