@@ -1,5 +1,5 @@
 // OutputFile: pieces of every size land in order at their offsets, past the queue limit too; failures and discards
-// leave no file behind.
+// leave no file behind (a full disk: /dev/full).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -48,5 +48,25 @@ describe("OutputFile", () => {
     out.write(new Uint8Array(5 << 20).fill(65));
     await out.discard();
     expect(fs.readdirSync(path.dirname(file))).toEqual([]);
+  });
+
+  it("on a full disk: commit rejects with the write error, discard after a failed write leaves nothing", async () => {
+    // The temporary name is a link to /dev/full, where every write fails with ENOSPC.
+    const dir = scratch();
+    const file = path.join(dir, "out.csv");
+    fs.symlinkSync("/dev/full", `${file}.partial`);
+    const out = new OutputFile(file);
+    out.write(new Uint8Array(5 << 20).fill(65));
+    out.write(new Uint8Array(100).fill(66));
+    await expect(out.commit()).rejects.toThrow(/ENOSPC/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    // Past the queue limit the failing write happens in write() itself; discard still cleans up.
+    fs.symlinkSync("/dev/full", `${file}.partial`);
+    const full = new OutputFile(file);
+    expect(() => {
+      for (let i = 0; i < 40; i++) full.write(new Uint8Array(1 << 20).fill(67));
+    }).toThrow(/ENOSPC/);
+    await full.discard();
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
