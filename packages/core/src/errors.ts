@@ -11,6 +11,8 @@ export type ErrorCode =
   | "NOT_FOUND"
   /** A required external program (Suricata, …) is missing or failed. */
   | "TOOL_FAILED"
+  /** An output could not be written (missing directory, no permission, disk full); no partial output is left. */
+  | "OUTPUT_FAILED"
   /** The run was cancelled. */
   | "CANCELLED";
 

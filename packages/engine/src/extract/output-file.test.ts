@@ -58,15 +58,29 @@ describe("OutputFile", () => {
     const out = new OutputFile(file);
     out.write(new Uint8Array(5 << 20).fill(65));
     out.write(new Uint8Array(100).fill(66));
-    await expect(out.commit()).rejects.toThrow(/ENOSPC/);
+    await expect(out.commit()).rejects.toMatchObject({
+      code: "OUTPUT_FAILED",
+      message: `${file}: could not be written at byte 0 (ENOSPC: no space left on device)`,
+      context: { file },
+    });
     expect(fs.readdirSync(dir)).toEqual([]);
     // Past the queue limit the failing write happens in write() itself; discard still cleans up.
     fs.symlinkSync("/dev/full", `${file}.partial`);
     const full = new OutputFile(file);
     expect(() => {
       for (let i = 0; i < 40; i++) full.write(new Uint8Array(1 << 20).fill(67));
-    }).toThrow(/ENOSPC/);
+    }).toThrow(/^.*out\.csv: could not be written at byte \d+ \(ENOSPC: no space left on device\)$/);
     await full.discard();
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("names the output and the reason when it cannot be created", () => {
+    const file = path.join(scratch(), "missing", "out.csv");
+    expect(() => new OutputFile(file)).toThrow(
+      expect.objectContaining({
+        code: "OUTPUT_FAILED",
+        message: `${file}: cannot be created (ENOENT: no such file or directory)`,
+      }),
+    );
   });
 });

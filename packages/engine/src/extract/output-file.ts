@@ -2,6 +2,7 @@
 // Full buffers are written on libuv's thread pool, each at its own file offset, so the caller's thread goes on
 // formatting while the kernel copies (about a tenth of the extract pass's time on bench-large).
 import fs from "node:fs";
+import { TracemillError } from "@tracemill/core";
 
 const BUFFER_BYTES = 1 << 20;
 /** Bytes queued beyond which a buffer is written at once on the caller's thread, so that memory stays bounded. */
@@ -25,7 +26,11 @@ export class OutputFile {
 
   constructor(private readonly path: string) {
     this.temporary = `${path}.partial`;
-    this.fd = fs.openSync(this.temporary, "w");
+    try {
+      this.fd = fs.openSync(this.temporary, "w");
+    } catch (error) {
+      throw outputError(path, "cannot be created", error);
+    }
   }
 
   write(bytes: Uint8Array, start = 0, end = bytes.length): void {
@@ -75,7 +80,12 @@ export class OutputFile {
   private send(data: Uint8Array, length: number, position: number): void {
     if (this.failure) return;
     if (this.queuedBytes + length > MAX_QUEUED_BYTES) {
-      for (let at = 0; at < length; ) at += fs.writeSync(this.fd, data, at, length - at, position + at);
+      try {
+        for (let at = 0; at < length; ) at += fs.writeSync(this.fd, data, at, length - at, position + at);
+      } catch (error) {
+        this.failure = outputError(this.path, `could not be written at byte ${position}`, error);
+        throw this.failure;
+      }
       this.recycle(data);
       return;
     }
@@ -90,7 +100,7 @@ export class OutputFile {
         this.writeAsync(data, at + written, length, position);
         return;
       }
-      if (error) this.failure ??= error;
+      if (error) this.failure ??= outputError(this.path, `could not be written at byte ${position}`, error);
       this.queuedBytes -= length;
       this.recycle(data);
       if (--this.pending === 0 && this.drained) {
@@ -111,4 +121,10 @@ export class OutputFile {
       this.drained = resolve;
     });
   }
+}
+
+/** A file system error as OUTPUT_FAILED naming the output and the system's reason (e.g. "ENOSPC: no space left"). */
+function outputError(file: string, what: string, error: unknown): TracemillError {
+  const reason = error instanceof Error ? error.message.replace(/, \w+ '.*'$|, \w+$/, "") : String(error);
+  return new TracemillError("OUTPUT_FAILED", `${file}: ${what} (${reason})`, { file, cause: error });
 }

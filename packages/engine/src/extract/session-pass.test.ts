@@ -26,7 +26,7 @@ const pcap = path.join(repo, "test/fixtures/capture/same100_100-packets.pcap");
 describe("runSessionPass", () => {
   it("leaves no worker running when the CSV cannot be created", async () => {
     const outDir = path.join(os.tmpdir(), "tracemill-no-such-dir", String(process.pid));
-    await expect(extractFeatures(pcap, { outDir })).rejects.toThrow(/ENOENT/);
+    await expect(extractFeatures(pcap, { outDir })).rejects.toMatchObject({ code: "OUTPUT_FAILED" });
     await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 1000 });
   });
 

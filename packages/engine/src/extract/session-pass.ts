@@ -105,13 +105,15 @@ export async function runSessionPass<S>(
           },
       { ...run, tap: digest.tap },
     );
+    // The digest before the CSV's final name: if hashing fails, no CSV is left without its summary.
+    const sha256 = await digest.result();
     await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
       input: {
         name: path.basename(capture),
         bytes: result.fileBytes,
-        sha256: await digest.result(),
+        sha256,
         format: result.format,
       },
       options: flow,
