@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures Tracemill's part of sanitization alone, far less noisy than its ratio to a Suricata run beside it: Suricata
+// Measures Tracemill's part of sanitization alone, without Suricata working beside it on the other core: Suricata
 // runs once, then each sanitization gets a stand-in "suricata" that copies that run's EVE output into place.
 // Usage: npm run build && node bench/sanitize/bench-tracemill-part.mjs [capture] [--runs N]
 // Default capture: /tmp/bench/bench-small.pcap; rules: rules/default; 5 runs.
