@@ -51,3 +51,59 @@ export function decodeBase64Bytes(b: Uint8Array, from: number, to: number, out: 
   }
   return at;
 }
+
+/**
+ * Decodes the base64 JSON string whose text starts at b[from] (just past its opening quote) into `out` from 0, in
+ * one pass that also finds the closing quote: returns the byte count and puts the quote's index in `quoteAt[0]`.
+ * Returns -1 when anything but base64 and trailing padding comes before a quote (an escape, a stray "=", the line's
+ * end) or `out` is too small: the caller then takes the two-pass way (skipValue, decodeBase64Bytes).
+ */
+export function decodeBase64String(
+  b: Uint8Array,
+  from: number,
+  end: number,
+  out: Uint8Array,
+  quoteAt: Int32Array,
+): number {
+  let i = from;
+  let at = 0;
+  const room = out.length - 3;
+  // Whole groups of four characters first: three bytes each.
+  while (i + 4 <= end && at <= room) {
+    const c0 = b[i];
+    const c1 = b[i + 1];
+    const c2 = b[i + 2];
+    const c3 = b[i + 3];
+    if ((c0 | c1 | c2 | c3) >= 128) break;
+    const v0 = values[c0];
+    const v1 = values[c1];
+    const v2 = values[c2];
+    const v3 = values[c3];
+    if ((v0 | v1 | v2 | v3) < 0) break;
+    const bits = (v0 << 18) | (v1 << 12) | (v2 << 6) | v3;
+    out[at] = bits >> 16;
+    out[at + 1] = (bits >> 8) & 0xff;
+    out[at + 2] = bits & 0xff;
+    at += 3;
+    i += 4;
+  }
+  // The rest as decodeBase64Bytes reads it: leftover characters, then padding, then the quote.
+  let bits = 0;
+  let count = 0;
+  for (; i < end; i++) {
+    const code = b[i];
+    const value = code < 128 ? values[code] : -1;
+    if (value < 0) break;
+    if (at >= out.length) return -1;
+    bits = (bits << 6) | value;
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out[at++] = (bits >> count) & 0xff;
+    }
+  }
+  while (i < end && b[i] === 61) i++;
+  if (i >= end || b[i] !== 34) return -1;
+  quoteAt[0] = i;
+  return at;
+}

@@ -4,7 +4,7 @@
 import { decodeUtf8 } from "../capture/utf8.js";
 import { parseIpAddress } from "../net/ip-address.js";
 import type { Alert } from "./alert.js";
-import { decodeBase64Bytes } from "./base64.js";
+import { decodeBase64Bytes, decodeBase64String } from "./base64.js";
 import type { ClassificationTable } from "./classification.js";
 import { type EveRule, type EveSource, eveRule, parseEveAlertLine, protocolNumber } from "./eve-alert.js";
 import { EveAlertFields, eveFlowKey, eveFlowKeyOfText } from "./eve-alert-fields.js";
@@ -42,6 +42,9 @@ export class EveAlertReader {
   private readonly recent: { bytes: Uint8Array; rule: EveRule }[] = [];
   private knownLength = 0;
   private scratch = new Uint8Array(4096);
+  /** The last packet view handed out: reused while packets keep their length (a view per alert is garbage). */
+  private packetView = empty;
+  private readonly quoteAt = new Int32Array(1);
   private readonly found = new Int32Array(2);
   private readonly members = alertMemberOrder();
   private readonly flowMembers = alertFlowMemberOrder();
@@ -83,6 +86,7 @@ export class EveAlertReader {
     let flowStartUs = -1;
     let packetFrom = -1;
     let packetTo = -1;
+    let packetLength = -1;
     let linkType = -1;
     f.flowId = undefined;
     let i = start + 1;
@@ -180,10 +184,18 @@ export class EveAlertReader {
           break;
         }
         case Key.Packet:
-          next = skipValue(b, v, end);
-          if (!isString || next < 0) return false;
-          packetFrom = v + 1;
-          packetTo = next - 1;
+          if (!isString) return false;
+          // Decoded while its end is looked for; anything unusual in it is read again the two-pass way below.
+          packetLength = decodeBase64String(b, v + 1, end, this.scratch, this.quoteAt);
+          if (packetLength >= 0) {
+            next = this.quoteAt[0] + 1;
+            packetFrom = -1;
+          } else {
+            next = skipValue(b, v, end);
+            if (next < 0) return false;
+            packetFrom = v + 1;
+            packetTo = next - 1;
+          }
           break;
         case Key.PacketInfo: {
           next = eveMembers(b, v, end, keys.linktype, undefined, this.found);
@@ -212,7 +224,15 @@ export class EveAlertReader {
       const n = decodeBase64Bytes(b, packetFrom, packetTo, this.scratch);
       // An escaped "/" is valid JSON the slow way unescapes; anything else not base64 means no packet either way.
       if (n < 0 && b.subarray(packetFrom, packetTo).includes(92)) return false;
-      if (n > 0) packet = this.scratch.subarray(0, n);
+      packetLength = n;
+    }
+    if (packetLength > 0 && linkType >= 0) {
+      const view = this.packetView;
+      packet =
+        view.length === packetLength && view.buffer === this.scratch.buffer
+          ? view
+          : this.scratch.subarray(0, packetLength);
+      this.packetView = packet;
     }
     f.addressLength = srcLength;
     f.protocol = protocol;

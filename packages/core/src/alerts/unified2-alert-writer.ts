@@ -24,8 +24,13 @@ export function writeUnified2Alert(batch: ByteBatch, alert: EveAlertFields, even
   v.setUint32(at + 32, rule.rev);
   v.setUint32(at + 36, rule.classId);
   v.setUint32(at + 40, rule.priority);
-  buf.set(alert.src.subarray(0, addressLength), at + 44);
-  buf.set(alert.dst.subarray(0, addressLength), at + 44 + addressLength);
+  // Byte loops, not subarray + set: a view per address per alert is garbage by the hundred thousand.
+  const src = alert.src;
+  const dst = alert.dst;
+  for (let i = 0; i < addressLength; i++) {
+    buf[at + 44 + i] = src[i];
+    buf[at + 44 + addressLength + i] = dst[i];
+  }
   const p = at + 44 + 2 * addressLength;
   v.setUint16(p, alert.srcPort);
   v.setUint16(p + 2, alert.dstPort);

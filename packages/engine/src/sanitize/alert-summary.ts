@@ -18,18 +18,36 @@ export interface ClasstypeCount {
   alerts: number;
 }
 
+/** As many rule objects as EveAlertReader remembers. */
+const recentRules = 16;
+
 export class AlertCounter {
   total = 0;
   private readonly bySignature = new Map<string, SignatureCount>();
   private readonly byClasstype = new Map<string, ClasstypeCount>();
 
+  /**
+   * The counts of the rule objects seen lately: alerts of one rule share its object (EveAlertReader keeps 16), so
+   * most alerts need no text key. Bounded, since the slow way makes a new object per alert.
+   */
+  private readonly recent: { rule: EveRule; signature: SignatureCount; classtype: ClasstypeCount }[] = [];
+
   add(alert: EveRule): void {
     this.total++;
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const known = recent[i];
+      if (known.rule === alert) {
+        known.signature.alerts++;
+        known.classtype.alerts++;
+        return;
+      }
+    }
     const signatureKey = `${alert.gid}:${alert.sid}`;
-    const signature = this.bySignature.get(signatureKey);
+    let signature = this.bySignature.get(signatureKey);
     if (signature) signature.alerts++;
     else {
-      this.bySignature.set(signatureKey, {
+      signature = {
         gid: alert.gid,
         sid: alert.sid,
         rev: alert.rev,
@@ -37,18 +55,22 @@ export class AlertCounter {
         classtype: alert.className,
         priority: alert.priority,
         alerts: 1,
-      });
+      };
+      this.bySignature.set(signatureKey, signature);
     }
-    const classtype = this.byClasstype.get(alert.className);
+    let classtype = this.byClasstype.get(alert.className);
     if (classtype) classtype.alerts++;
     else {
-      this.byClasstype.set(alert.className, {
+      classtype = {
         classtype: alert.className,
         classId: alert.classId,
         priority: alert.priority,
         alerts: 1,
-      });
+      };
+      this.byClasstype.set(alert.className, classtype);
     }
+    if (recent.length === recentRules) recent.pop();
+    recent.unshift({ rule: alert, signature, classtype });
   }
 
   signatures(): SignatureCount[] {

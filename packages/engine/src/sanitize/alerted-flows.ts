@@ -35,8 +35,12 @@ export class AlertedFlows {
     this.ints[4 * slot + 2] = alert.dstPort;
     this.ints[4 * slot + 3] = alert.addressLength;
     this.startUs[slot] = alert.flowStartUs;
-    this.addresses.set(alert.src.subarray(0, alert.addressLength), 32 * slot);
-    this.addresses.set(alert.dst.subarray(0, alert.addressLength), 32 * slot + 16);
+    const at = 32 * slot;
+    const addresses = this.addresses;
+    for (let i = 0; i < alert.addressLength; i++) {
+      addresses[at + i] = alert.src[i];
+      addresses[at + 16 + i] = alert.dst[i];
+    }
   }
 
   /** Adds the flow record of an alerted flow to the sessions (once). */

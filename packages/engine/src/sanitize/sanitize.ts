@@ -104,6 +104,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       };
       const dir = path.join(work, `pass-${pass}`);
       const eveFile = path.join(dir, "eve.json");
+      // One object for every line: only an error keeps it, and it is thrown at once.
+      const source = { file: eveFile, line: 0 };
       // Flow records of flows already alerted are used as they come; for the others the record's offset is kept,
       // so the few whose alert line was read after their flow record are read again by offset. Alerted flows
       // without any record are taken from their alerts.
@@ -115,7 +117,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         setup,
         dir,
         (bytes, start, end, line) => {
-          const alert = alerts.read(bytes, start, end, { file: eveFile, line });
+          source.line = line;
+          const alert = alerts.read(bytes, start, end, source);
           if (alert) onAlert(alert);
         },
         (bytes, start, end, _line, offset) => {
