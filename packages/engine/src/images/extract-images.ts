@@ -51,9 +51,9 @@ export async function extractImages(
   const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? [], threads);
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
-  /** Each record's row, and 1 while it still takes bytes, by store slot. */
+  /** Each record's row, and 1 while it still takes bytes (one byte per record: read on every packet), by slot. */
   const rows: ImageRow[] = [];
-  const filling: number[] = [];
+  let filling = new Uint8Array(1024);
   try {
     const pass = await runSessionPass(
       capture,
@@ -61,6 +61,11 @@ export async function extractImages(
       labeller?.columns ?? [],
       {
         createState(slot) {
+          if (slot >= filling.length) {
+            const grown = new Uint8Array(filling.length * 2);
+            grown.set(filling);
+            filling = grown;
+          }
           rows[slot] = new ImageRow();
           return rows[slot];
         },
@@ -80,21 +85,26 @@ export async function extractImages(
             } else {
               image.append(captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
             }
-            if (image.full) filling[slot] = 0;
+            // A full row is final: its image can be encoded before this session ends.
+            if (image.full) {
+              filling[slot] = 0;
+              sheets.final(image, session.seq);
+            }
           }
           labeller?.onPacket?.(session, packet);
         },
-        onEnd(_image, session, row) {
-          if (!labeller) {
-            sheets.complete(session.seq);
-            return;
+        onEnd(image, session, row) {
+          if (filling[session.slot] === 1) {
+            filling[session.slot] = 0;
+            sheets.final(image, session.seq);
           }
+          if (!labeller) return;
           labelText.start();
           const label = labeller.label(session);
           labeller.write(label, row);
           labeller.write(label, labelText);
           perLabel[label.label]++;
-          sheets.complete(session.seq, labelText.bytes.slice(0, labelText.length));
+          sheets.labels(session.seq, labelText.bytes.slice(0, labelText.length));
         },
       },
       options,

@@ -42,45 +42,64 @@ interface Recorded {
   sum: number;
 }
 
-/** Fills `bytes` bytes of the row with `value`, as packets would. */
+/** Fills the first `bytes` bytes of the row with `value`, as packets would. */
 function fill(row: ImageRow, value: number, bytes: number): void {
   row.target.fill(value, row.start, row.start + bytes);
+  row.filled = bytes;
 }
 
 describe("ImageSheets", () => {
-  it("places rows in order, takes them complete out of order, clears reused buffers, pads the last image", () => {
+  it("places rows in order, takes them final out of order, clears reused buffers, pads the last image", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
     const manifest = path.join(dir, "manifest.csv");
     const images: Recorded[] = [];
     const sheets = new ImageSheets(recordingZip(images), 2, manifest, ["label"]);
-    const rows = Array.from({ length: 7 }, () => new ImageRow());
+    const rows = Array.from({ length: 8 }, () => new ImageRow());
     for (let seq = 0; seq < 6; seq++) {
       sheets.place(rows[seq], seq);
       fill(rows[seq], 10 + seq, 280);
     }
-    // Rows 0-5 complete out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
+    // Rows 0-5 final out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
     for (const seq of [1, 4, 5, 0, 3, 2]) {
-      sheets.complete(seq, new TextEncoder().encode(String(seq % 2)));
+      sheets.final(rows[seq], seq);
       if (seq === 0) expect(images.map((image) => image.name)).toEqual(["images/image-000001.png"]);
     }
     expect(images).toHaveLength(3);
-    // Row 6 gets a written image's buffer back: only its first 100 bytes are filled, the rest must read 0.
+    // Labels come apart from the pixels: image 1's lines wait for row 0's label, which comes last.
+    for (const seq of [1, 2, 3, 4, 5, 0]) {
+      sheets.labels(seq, new TextEncoder().encode(String(seq % 2)));
+      if (seq === 5) expect(fs.readFileSync(manifest, "utf8")).toBe("image,row,csv_row,label\n");
+    }
+    // Rows 6 and 7 get written images' buffers back, still holding their bytes: row 6 takes 100 bytes (the other
+    // 180 must read 0 once final), row 7 none; image 5 (row 8) has its padding row cleared.
     sheets.place(rows[6], 6);
     fill(rows[6], 16, 100);
-    sheets.complete(6, new TextEncoder().encode("0"));
-    expect(sheets.finish()).toEqual({ images: 4, rows: 7 });
+    sheets.place(rows[7], 7);
+    sheets.final(rows[6], 6);
+    sheets.final(rows[7], 7);
+    sheets.labels(6, new TextEncoder().encode("0"));
+    sheets.labels(7, new TextEncoder().encode("1"));
+    sheets.place(rows[0], 8);
+    sheets.final(rows[0], 8);
+    sheets.labels(8, new TextEncoder().encode("0"));
+    expect(sheets.finish()).toEqual({ images: 5, rows: 9 });
     expect(images).toEqual([
       { name: "images/image-000001.png", column: [10, 11], sum: 280 * 21 },
       { name: "images/image-000002.png", column: [12, 13], sum: 280 * 25 },
       { name: "images/image-000003.png", column: [14, 15], sum: 280 * 29 },
       { name: "images/image-000004.png", column: [16, 0], sum: 100 * 16 },
+      { name: "images/image-000005.png", column: [0, 0], sum: 0 },
     ]);
     expect(fs.readFileSync(manifest, "utf8").split("\n").slice(0, 3)).toEqual([
       "image,row,csv_row,label",
       "images/image-000001.png,0,1,0",
       "images/image-000001.png,1,2,1",
     ]);
-    expect(fs.readFileSync(manifest, "utf8").trimEnd().split("\n").at(-1)).toBe("images/image-000004.png,0,7,0");
+    expect(fs.readFileSync(manifest, "utf8").trimEnd().split("\n").slice(-3)).toEqual([
+      "images/image-000004.png,0,7,0",
+      "images/image-000004.png,1,8,1",
+      "images/image-000005.png,0,9,0",
+    ]);
   });
 
   it("deflates on a worker thread into the same bytes, images in order, with a bounded queue", () => {
@@ -94,10 +113,11 @@ describe("ImageSheets", () => {
       for (let seq = 0; seq < 200; seq++) {
         sheets.place(rows[seq], seq);
         for (let x = 0; x < 280; x++) rows[seq].target[rows[seq].start + x] = (seq * 7 + x * (seq % 5)) % 256;
+        rows[seq].filled = 280;
       }
-      // Row 0 ends last: every later image waits for the first one, complete and encoded.
-      for (let seq = 1; seq < 200; seq++) sheets.complete(seq);
-      sheets.complete(0);
+      // Row 0 is final last: every later image waits for the first one, complete and encoded.
+      for (let seq = 1; seq < 200; seq++) sheets.final(rows[seq], seq);
+      sheets.final(rows[0], 0);
       expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
       return { entries, manifest: fs.readFileSync(manifest) };
     };
@@ -121,7 +141,7 @@ describe("ImageSheets", () => {
     const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], true);
     const row = new ImageRow();
     sheets.place(row, 0);
-    sheets.complete(0);
+    sheets.final(row, 0);
     sheets.discard();
     expect(() => sheets.place(new ImageRow(), 1)).not.toThrow();
   });

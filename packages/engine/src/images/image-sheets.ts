@@ -1,6 +1,7 @@
 // Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
-// each image as soon as all its sessions ended, and writes it into the zip, with its manifest lines, once every
-// earlier image is written. With `threads`, images are deflated on a worker thread, in the same bytes.
+// each image as soon as all its rows are final (full, or their session ended), and writes it into the zip, with its
+// manifest lines, once every earlier image is written. With `threads`, images are deflated on a worker thread, in the
+// same bytes. In a labelled run the manifest lines wait for their sessions' labels, apart from the images.
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
@@ -21,12 +22,17 @@ const HELD_BLOCK_BYTES = 1 << 20;
 const MAX_PENDING_BYTES = 1 << 24;
 
 /**
- * An image: while taking rows its scanlines, then (once all its sessions ended) its PNG waiting for its turn in the
- * zip; rows complete so far and, in a labelled run, each row's label bytes.
+ * An image: while taking rows its scanlines, then (once every row is final) its PNG waiting for its turn in the zip;
+ * rows final so far.
  */
 interface Sheet {
   scanlines: Uint8Array | null;
   png: EncodedPng | null;
+  final: number;
+}
+
+/** A labelled run's image: its rows' label bytes, and how many of its sessions ended. */
+interface LabelSheet {
   ended: number;
   labels: (Uint8Array | undefined)[];
 }
@@ -38,10 +44,13 @@ export class ImageSheets {
   private readonly encoder: GrayscalePngEncoder;
   /** Images not yet in the zip, by image number (an array: looked up twice per session); only from `nextImage` on. */
   private readonly open: (Sheet | undefined)[] = [];
+  /** A labelled run's images whose manifest lines are not written yet; only from `nextLines` on. */
+  private readonly labelled: (LabelSheet | undefined)[] = [];
   /**
-   * Buffers of encoded images, for the next images. One long session early on holds back the zip for all later
-   * images: encoding each image once complete keeps only its PNG (about a seventh of the pixels) until its turn, so
-   * buffers are reused and memory holds the images with a session still open, not every image since that session.
+   * Buffers of encoded images, for the next images. A row is final once full, so only a session with fewer than 280
+   * bytes so far keeps its image open; one such session early on still holds back the zip for all later images:
+   * encoding each image once final keeps only its PNG (about a seventh of the pixels) until its turn, so buffers
+   * are reused and memory holds the images with a row still filling, not every image since that session.
    */
   private readonly spare: Uint8Array[] = [];
   private block: Uint8Array = new Uint8Array(0);
@@ -49,7 +58,10 @@ export class ImageSheets {
   private held = new Uint8Array(0);
   private heldUsed = 0;
   private nextImage = 0;
+  /** The first image whose manifest lines are not written yet (labelled runs; otherwise lines go with the image). */
+  private nextLines = 0;
   private rows = 0;
+  private readonly withLabels: boolean;
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
@@ -59,8 +71,9 @@ export class ImageSheets {
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
-   * `labelColumns` are added to the manifest of a labelled run; `threads` deflates images on a worker thread, with
-   * at most `maxPendingBytes` of scanlines (and at least two images) waiting for it.
+   * `labelColumns` are added to the manifest of a labelled run (every session then gives its labels to `labels`);
+   * `threads` deflates images on a worker thread, with at most `maxPendingBytes` of scanlines (and at least two
+   * images) waiting for it.
    */
   constructor(
     private readonly zip: ZipWriter,
@@ -73,6 +86,7 @@ export class ImageSheets {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
     this.worker = threads ? new PngWorker() : null;
     this.maxPending = Math.max(2, Math.floor(maxPendingBytes / scanlinesLength(IMAGE_ROW_BYTES, flowsPerImage)));
+    this.withLabels = labelColumns.length > 0;
     this.manifestFd = fs.openSync(manifestPath, "w");
     fs.writeSync(this.manifestFd, imageManifestHeader(labelColumns));
   }
@@ -85,23 +99,25 @@ export class ImageSheets {
     const image = Math.floor(seq / this.flowsPerImage);
     let sheet = this.open[image];
     if (!sheet) {
-      sheet = { scanlines: this.takeScanlines(), png: null, ended: 0, labels: [] };
+      sheet = { scanlines: this.takeScanlines(), png: null, final: 0 };
       this.open[image] = sheet;
+      if (this.withLabels) this.labelled[image] = { ended: 0, labels: [] };
     }
     row.reset(sheet.scanlines!, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
+    this.rows++;
   }
 
   /**
-   * Row `seq`'s session ended, its row is complete; `labels` are its label columns as CSV bytes (kept, not copied),
-   * absent when unlabelled. Rows complete in any order.
+   * `row`, placed as row `seq`, takes no more bytes: it is full, or its session ended. Called once per row, at the
+   * first of the two; rows become final in any order. The part of the row never filled is cleared here (a reused
+   * buffer still holds an earlier image's bytes): most rows are full, so this clears far less than the whole buffer.
    */
-  complete(seq: number, labels?: Uint8Array): void {
+  final(row: ImageRow, seq: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
     const sheet = this.open[image];
-    if (!sheet?.scanlines) throw new RangeError(`row ${seq} completed but never placed`);
-    if (labels !== undefined) sheet.labels[seq - image * this.flowsPerImage] = labels;
-    this.rows++;
-    if (++sheet.ended < this.flowsPerImage) return;
+    if (!sheet?.scanlines) throw new RangeError(`row ${seq} final but never placed`);
+    if (row.filled < IMAGE_ROW_BYTES) row.target.fill(0, row.start + row.filled, row.start + IMAGE_ROW_BYTES);
+    if (++sheet.final < this.flowsPerImage) return;
     const worker = this.worker;
     if (!worker) {
       this.encoded(image, this.encoder.encode(sheet.scanlines));
@@ -113,27 +129,43 @@ export class ImageSheets {
     else worker.poll(this.take);
   }
 
+  /** A labelled run: row `seq`'s session ended with `labels`, its label columns as CSV bytes (kept, not copied). */
+  labels(seq: number, labels: Uint8Array): void {
+    const image = Math.floor(seq / this.flowsPerImage);
+    const sheet = this.labelled[image];
+    if (!sheet) throw new RangeError(`row ${seq} labelled but never placed`);
+    sheet.labels[seq - image * this.flowsPerImage] = labels;
+    if (++sheet.ended === this.flowsPerImage && image === this.nextLines) this.writeLabelledLines();
+  }
+
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
-    // Every image but the last is complete: once the worker answered for all, each is in the zip.
+    // Every image but the last is final: once the worker answered for all, each is in the zip.
     this.worker?.drain(0, this.take);
     this.worker?.close();
     // The last image's rows after the last session's are still zero: its padding.
+    const lastRows = this.rows - this.nextImage * this.flowsPerImage;
     const last = this.open[this.nextImage];
     if (last) {
       if (!last.png) {
+        // Rows never placed (from the filter byte of the first one on) may hold a reused buffer's earlier bytes.
+        last.scanlines!.fill(0, scanlineOffset(IMAGE_ROW_BYTES, lastRows) - 1);
         last.png = this.encoder.encode(last.scanlines!);
         last.scanlines = null;
       }
-      this.emit(last, last.ended);
+      this.emit(last, lastRows);
     }
     if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
+    if (this.withLabels) {
+      const sheet = this.labelled[this.nextLines];
+      if (sheet) this.lines(this.nextLines, this.rows - this.nextLines * this.flowsPerImage, sheet.labels);
+      if (this.labelled.length > this.nextLines) throw new RangeError(`labels missing in image ${this.nextLines}`);
+    }
     this.flushManifest();
     fs.closeSync(this.manifestFd);
     this.manifestOpen = false;
     return { images: this.nextImage, rows: this.rows };
   }
-
   /** Closes the manifest after a failure (the scratch directory holding it is removed by the caller). */
   discard(): void {
     this.worker?.close();
@@ -141,10 +173,13 @@ export class ImageSheets {
     this.manifestOpen = false;
   }
 
-  /** A zeroed buffer for an image's scanlines: an encoded image's, cleared (rows are not copied whole), or new. */
+  /**
+   * A buffer for an image's scanlines: an encoded image's (its filter bytes are 0, its rows are cleared as they
+   * become final), or new and zeroed.
+   */
   private takeScanlines(): Uint8Array {
     const reused = this.spare.pop();
-    if (reused) return reused.fill(0);
+    if (reused) return reused;
     const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
     if (this.blockUsed + bytes > this.block.length) {
       const size = Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes));
@@ -193,24 +228,41 @@ export class ImageSheets {
     }
   }
 
-  /** Writes the encoded image `nextImage` with its first `rows` rows' manifest lines. */
+  /** Writes the encoded image `nextImage`, with its first `rows` rows' manifest lines in an unlabelled run. */
   private emit(sheet: Sheet, rows: number): void {
     const png = sheet.png!;
     this.zip.addParts(imageEntryName(this.nextImage), png.parts, png.crc);
-    const first = this.nextImage * this.flowsPerImage;
+    if (!this.withLabels) this.lines(this.nextImage, rows, undefined);
+    this.open[this.nextImage] = undefined;
+    this.nextImage++;
+  }
+
+  /** Writes the manifest lines of every labelled image from `nextLines` on whose sessions all ended. */
+  private writeLabelledLines(): void {
+    for (let sheet = this.labelled[this.nextLines]; sheet?.ended === this.flowsPerImage; ) {
+      this.lines(this.nextLines, this.flowsPerImage, sheet.labels);
+      sheet = this.labelled[this.nextLines];
+    }
+  }
+
+  /** Writes the manifest lines of the first `rows` rows of image `image`, with their labels when labelled. */
+  private lines(image: number, rows: number, labels: (Uint8Array | undefined)[] | undefined): void {
+    const first = image * this.flowsPerImage;
     const manifest = this.manifest;
     for (let y = 0; y < rows; y++) {
-      const labels = sheet.labels[y];
-      const room = 64 + (labels?.length ?? 0);
+      const rowLabels = labels?.[y];
+      const room = 64 + (rowLabels?.length ?? 0);
       if (manifest.length + room > manifest.bytes.length) {
         this.flushManifest();
         if (room > manifest.bytes.length) manifest.bytes = new Uint8Array(room);
       }
-      imageManifestLine(manifest, first + y + 1, this.flowsPerImage, labels);
+      imageManifestLine(manifest, first + y + 1, this.flowsPerImage, rowLabels);
     }
     if (manifest.length > MANIFEST_FLUSH) this.flushManifest();
-    this.open[this.nextImage] = undefined;
-    this.nextImage++;
+    if (labels !== undefined) {
+      this.labelled[image] = undefined;
+      this.nextLines = image + 1;
+    }
   }
 
   private flushManifest(): void {
