@@ -13,9 +13,10 @@ import {
 } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
+import { DigestFeed } from "./digest-feed.js";
+import { CHUNK_BYTES, FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
 import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
-import { defaultHashingPlace, type HashingPlace, InputDigests } from "./input-digests.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
@@ -41,12 +42,6 @@ export interface MergeOptions extends PlacementOptions {
    * instead of hashing the file again. Inputs without one are hashed in a worker thread during the merge.
    */
   inputHashes?: { background?: string; attacks?: string };
-  /**
-   * Where inputs without a given digest are hashed: "worker" (a thread beside both passes) or "first-pass"
-   * (from the chunks it reads; other formats than plain pcap still go to a worker). Default: the worker
-   * while a core is idle, else the first pass.
-   */
-  hashing?: HashingPlace;
 }
 
 const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
@@ -66,12 +61,7 @@ export async function mergeCaptures(
   const givenHashes = [options.inputHashes?.background, options.inputHashes?.attacks].map(checkHash);
   const totalBytes = fileSize(background) + fileSize(attacks);
   // Whatever ends the merge stops any hashing still running.
-  const digests = new InputDigests(
-    [background, attacks],
-    givenHashes,
-    options.hashing ?? defaultHashingPlace(),
-    options.signal,
-  );
+  const digests = new DigestFeed([background, attacks], givenHashes, CHUNK_BYTES);
   try {
     return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, digests });
   } finally {
@@ -83,7 +73,7 @@ interface MergeSetup {
   map: AddressMap;
   placementOptions: ParsedPlacement;
   totalBytes: number;
-  digests: InputDigests;
+  digests: DigestFeed;
 }
 
 async function mergeInputs(
@@ -108,13 +98,14 @@ async function mergeInputs(
   const scanSignal = signal ? AbortSignal.any([signal, scanStop.signal]) : scanStop.signal;
   const [bgName, atkName] = [path.basename(background), path.basename(attacks)];
   const [bg, atk] = await Promise.all([
-    scanCapture(background, bgName, maxLateBytes, scanSignal, scanProgress(0), digests.inFirstPass(0)),
-    scanCapture(attacks, atkName, maxLateBytes, scanSignal, scanProgress(1), digests.inFirstPass(1)),
+    scanCapture(background, bgName, maxLateBytes, scanSignal, scanProgress(0), { feed: digests, input: 0 }),
+    scanCapture(attacks, atkName, maxLateBytes, scanSignal, scanProgress(1), { feed: digests, input: 1 }),
   ]).catch((error: unknown) => {
     scanStop.abort();
     throw error;
   });
-  digests.scanned([bg.sha256, atk.sha256]);
+  // The attacks are read by a cursor from here on, which does not feed the worker: it reads the rest itself.
+  digests.end(1);
   const plan = planOutput(bg, atk);
   const placement = placeAttacks(bg, atk, placementOptions, plan.attackStepNs);
   checkRepresentable(atk, placement.shiftNs, plan.format);
@@ -149,8 +140,11 @@ async function mergeInputs(
   let sha256: string[] = [];
   try {
     // pcap → pcap with the background's records already in the output's layout: they are copied as bytes.
+    // A plain file is read on this thread, feeding the worker what the first pass could not (waiting for it).
     const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
-    const bgInput = raw ? await CaptureInput.open(background, undefined, { synchronous: true }) : null;
+    const fedInput = raw ? FedFile.open(background, digests, 0, true) : null;
+    if (!fedInput) digests.end(0);
+    const bgInput = raw ? (fedInput ?? (await CaptureInput.open(background, undefined, { synchronous: true }))) : null;
     if (bgInput) inputs.push(bgInput);
     const bgCursor = raw ? null : await FileCursor.open(background, bg.name);
     if (bgCursor) inputs.push(bgCursor);

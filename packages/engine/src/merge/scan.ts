@@ -1,9 +1,9 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
-// far out of order it is, its interfaces), read as a stream without keeping packets; when asked, the SHA-256
-// of a plain pcap from the same chunks (see input-digests.ts).
-import { createHash } from "node:crypto";
+// far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
+// feed the hashing worker (digest-feed.ts).
 import type { CaptureInfo } from "@tracemill/core";
-import { CaptureInput } from "../capture/index.js";
+import type { DigestFeed } from "./digest-feed.js";
+import { FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
 import { CHUNKS_PER_TURN, pull, yieldToEventLoop } from "./merge-source.js";
@@ -13,8 +13,6 @@ import type { Timestamp } from "./timestamp.js";
 
 export interface CaptureScan {
   name: string;
-  /** The file's SHA-256 when the scan was asked to hash and could (a plain pcap), else null. */
-  sha256: string | null;
   /** File size in bytes (compressed size for .gz). */
   bytes: number;
   info: CaptureInfo;
@@ -35,39 +33,48 @@ export interface CaptureScan {
   lateIndices: number[];
 }
 
+/** Where the scan of input `input` (0 or 1) hands its chunks for hashing; null when nothing is hashed. */
+export interface ScanFeed {
+  feed: DigestFeed | null;
+  input: number;
+}
+
 export async function scanCapture(
   file: string,
   name: string,
   maxLateBytes: number,
   signal?: AbortSignal,
   onProgress?: (bytesRead: number) => void,
-  hash = false,
+  feed: ScanFeed = { feed: null, input: 0 },
 ): Promise<CaptureScan> {
   return (
-    (await scanPlainPcap(file, name, maxLateBytes, signal, onProgress, hash)) ??
+    (await scanPlainPcap(file, name, maxLateBytes, feed, signal, onProgress)) ??
     scanWithReader(file, name, maxLateBytes, signal, onProgress)
   );
 }
 
-/** The fast pass of an uncompressed pcap: raw record headers (and the hash of the chunks); null to use the reader. */
+/** The fast pass of an uncompressed pcap: raw record headers; null to use the reader. */
 async function scanPlainPcap(
   file: string,
   name: string,
   maxLateBytes: number,
+  { feed, input: which }: ScanFeed,
   signal: AbortSignal | undefined,
   onProgress: ((bytesRead: number) => void) | undefined,
-  hash: boolean,
 ): Promise<CaptureScan | null> {
-  const input = await CaptureInput.open(file, undefined, { synchronous: true });
+  // The merge pass may feed the worker too: this one feeds only while the worker keeps up.
+  const input = FedFile.open(file, feed, which, false);
+  if (input === null) {
+    // gzip: hashed as stored, so the worker reads the file itself, starting now.
+    feed?.end(which);
+    return null;
+  }
   try {
-    if (input.compressed) return null;
     const late = new LatePackets(maxLateBytes, name);
     const stats = new TimeStats(late);
-    const digest = hash ? createHash("sha256") : null;
     let scan: PcapRecordScan | null = null;
     let chunks = 0;
     for (let chunk = await input.read(); chunk; chunk = await input.read()) {
-      digest?.update(chunk);
       if (scan) scan.push(chunk);
       else scan = PcapRecordScan.start(chunk, stats);
       if (!scan?.ok) return null;
@@ -76,7 +83,7 @@ async function scanPlainPcap(
       signal?.throwIfAborted();
     }
     if (!scan?.finish()) return null;
-    return result(name, digest?.digest("hex") ?? null, input.fileBytesRead, scan.info, stats, late);
+    return result(name, input.fileBytesRead, scan.info, stats, late);
   } finally {
     await input.close();
   }
@@ -100,21 +107,13 @@ async function scanWithReader(
   } finally {
     await cursor.close();
   }
-  return result(name, null, cursor.bytesRead, cursor.info!, stats, late);
+  return result(name, cursor.bytesRead, cursor.info!, stats, late);
 }
 
-function result(
-  name: string,
-  sha256: string | null,
-  bytes: number,
-  info: CaptureInfo,
-  stats: TimeStats,
-  late: LatePackets,
-): CaptureScan {
+function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats, late: LatePackets): CaptureScan {
   const some = stats.packets > 0;
   return {
     name,
-    sha256,
     bytes,
     info,
     packets: stats.packets,
