@@ -31,7 +31,7 @@ export function mergeCommand(): Command {
     .option("--json", "print the summary as JSON")
     .action(async (background: string, attacks: string, options: MergeCommandOptions) => {
       const [{ parseAddressMapping }, { mergeCaptures }] = await Promise.all([
-        import("@tracemill/core"),
+        import("@tracemill/core/edit"),
         import("@tracemill/engine/merge"),
       ]);
       const output = options.output ? path.resolve(options.output) : undefined;

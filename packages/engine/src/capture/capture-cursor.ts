@@ -1,6 +1,7 @@
 // A pull cursor over one capture, for code that interleaves several inputs (merging by timestamp).
-import type { CaptureDamage, CapturedPacket, CaptureInfo, PacketSource } from "@tracemill/core";
-import { isTracemillError, openPacketSource } from "@tracemill/core";
+import type { CaptureDamage, CapturedPacket, CaptureInfo, PacketSource } from "@tracemill/core/capture";
+import { openPacketSource } from "@tracemill/core/capture";
+import { isTracemillError } from "@tracemill/core/errors";
 import { CaptureInput } from "./capture-input.js";
 import { readChunk, readFirstChunk, withFile, withFileName } from "./read-capture.js";
 

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import zlib from "node:zlib";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 

@@ -1,6 +1,7 @@
 // What `tracemill info` shows: capinfos' facts about a capture plus the decoder's view (IP versions, transports,
 // truncated and malformed packets), from one streaming pass.
-import { DecodeKind, linkTypeName, PacketDecoder } from "@tracemill/core";
+import { linkTypeName } from "@tracemill/core/capture";
+import { DecodeKind, PacketDecoder } from "@tracemill/core/decode";
 import { type CaptureTime, type ReadCaptureOptions, readCapture } from "./read-capture.js";
 
 export interface CaptureSummary {

@@ -9,8 +9,8 @@ import {
   type PcapngWriterOptions,
   PcapWriter,
   type PcapWriterOptions,
-  TracemillError,
-} from "@tracemill/core";
+} from "@tracemill/core/capture";
+import { TracemillError } from "@tracemill/core/errors";
 
 export type CaptureWriterOptions =
   | ({ format: "pcap" } & PcapWriterOptions & WriterTuning)

@@ -4,12 +4,11 @@ import {
   type CapturedPacket,
   type CaptureFormat,
   type CaptureInfo,
-  isTracemillError,
   openPacketSource,
   type PacketSource,
   SNIFF_BYTES,
-  TracemillError,
-} from "@tracemill/core";
+} from "@tracemill/core/capture";
+import { isTracemillError, TracemillError } from "@tracemill/core/errors";
 import { CaptureInput, type ChunkTap } from "./capture-input.js";
 
 export interface ReadCaptureOptions {

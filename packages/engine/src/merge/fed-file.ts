@@ -2,7 +2,7 @@
 // is about three times cheaper than reads on the thread pool (bench/merge) — into the digest feed's ring when the
 // hashing worker wants those bytes next, so the digest costs this thread nothing and the file no second read.
 import fs from "node:fs";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import type { DigestFeed } from "./digest-feed.js";
 
 export const CHUNK_BYTES = 4 * 1024 * 1024;

@@ -1,14 +1,8 @@
 // One capture file (plain or gzip-compressed) as a merge source: engine/capture's chunked input pushed into the
 // core reader found from the magic bytes. Unlike a capture cursor it throws on damage, naming the file: a merge
 // with a damaged input stops.
-import {
-  type CapturedPacket,
-  type CaptureInfo,
-  isTracemillError,
-  openPacketSource,
-  type PacketSource,
-  TracemillError,
-} from "@tracemill/core";
+import { type CapturedPacket, type CaptureInfo, openPacketSource, type PacketSource } from "@tracemill/core/capture";
+import { isTracemillError, TracemillError } from "@tracemill/core/errors";
 import { CaptureInput } from "../capture/index.js";
 import type { MergeSource } from "./merge-source.js";
 

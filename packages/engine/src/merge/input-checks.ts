@@ -1,7 +1,7 @@
 // Checks made before or between the merge's passes: options against the inputs, and what a pcap can store.
 import fs from "node:fs";
 import path from "node:path";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import type { CaptureScan } from "./scan.js";
 import { formatIsoTime, toNs } from "./timestamp.js";
 

@@ -1,7 +1,8 @@
 // Out-of-order inputs: the first pass copies aside every "late" packet (earlier than a packet before it in the
 // file); the merge then reads the input's other packets, which are in order, and slots the late ones back in.
 // Memory is bounded by the late packets' bytes, not by the input's size.
-import { type CapturedPacket, TracemillError } from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
+import { TracemillError } from "@tracemill/core/errors";
 import type { MergeSource } from "./merge-source.js";
 import { compareTimestamps } from "./timestamp.js";
 

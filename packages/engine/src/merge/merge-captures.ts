@@ -3,14 +3,9 @@
 // scan both inputs → plan the output → place the attacks → merge the two streams → commit the files.
 import fs from "node:fs";
 import path from "node:path";
-import {
-  AddressMap,
-  type AddressMapping,
-  AddressRemapper,
-  type CapturedPacket,
-  type ChecksumMode,
-  PacketDecoder,
-} from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
+import { PacketDecoder } from "@tracemill/core/decode";
+import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
 import { DigestFeed } from "./digest-feed.js";

@@ -1,6 +1,6 @@
 // The merge itself: two timestamp-ordered sources become one ordered stream; attack timestamps are shifted
 // by an exact (seconds, nanoseconds) amount. Equal timestamps: the background's packet goes first, as mergecap does.
-import type { CapturedPacket } from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
 import { type MergeSource, pull } from "./merge-source.js";
 import { shifted, type Timestamp } from "./timestamp.js";
 

@@ -1,5 +1,5 @@
 // The pull interface the merge reads each input through: synchronous packets, asynchronous refills.
-import type { CapturedPacket } from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
 
 /**
  * A cursor over one input. next() returns the next packet (valid until the next call to next() or fill()), or

@@ -1,5 +1,5 @@
 // Decides the merged capture's format and interfaces from the two scanned inputs, as options of the capture writer.
-import type { PcapngInterfaceOptions } from "@tracemill/core";
+import type { PcapngInterfaceOptions } from "@tracemill/core/capture";
 import type { CaptureWriterOptions } from "../capture/index.js";
 import type { CaptureScan } from "./scan.js";
 

@@ -8,7 +8,7 @@ import {
   openPacketSource,
   PacketRecord,
   type PacketSource,
-} from "@tracemill/core";
+} from "@tracemill/core/capture";
 import { CutRecord } from "./cut-record.js";
 import type { CommentSource, TimeStats } from "./time-stats.js";
 

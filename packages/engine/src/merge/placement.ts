@@ -1,6 +1,6 @@
 // Where the attack capture lands: the shift that puts its first packet (in file order) at the chosen point of
 // the background — midpoint (default), --at seconds after the background's start, --at-time, or --sequential.
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import type { CaptureScan } from "./scan.js";
 import { floorTo, parseIsoTime, parseSeconds, toNs } from "./timestamp.js";
 

@@ -2,7 +2,7 @@
 // the labelling capability uses it to label the attack packets of a merged capture exactly.
 import fs from "node:fs";
 import readline from "node:readline";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import {
   PROVENANCE_FORMAT,
   PROVENANCE_VERSION,

@@ -1,6 +1,7 @@
 // The state of the raw background merge (see raw-background-merge.ts): a synchronous machine over one chunk at a
 // time that copies background records as byte runs and writes attack and late packets between them.
-import { type CapturedPacket, LENIENT_SNAPLEN, MAX_PACKET_BYTES, TracemillError } from "@tracemill/core";
+import { type CapturedPacket, LENIENT_SNAPLEN, MAX_PACKET_BYTES } from "@tracemill/core/capture";
+import { TracemillError } from "@tracemill/core/errors";
 import type { CaptureFileWriter } from "../capture/index.js";
 import { CutRecord } from "./cut-record.js";
 import { type MergeSource, pull } from "./merge-source.js";

@@ -1,7 +1,7 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
 // feed the hashing worker (digest-feed.ts).
-import type { CaptureInfo } from "@tracemill/core";
+import type { CaptureInfo } from "@tracemill/core/capture";
 import type { DigestFeed } from "./digest-feed.js";
 import { FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";

@@ -1,6 +1,6 @@
 // The first pass's per-packet bookkeeping: first, earliest and latest timestamps, lateness, link types, and the
 // late packets set aside. Shared by the reader-based scan and the raw pcap record scan.
-import type { CapturedPacket } from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
 import type { LatePackets } from "./late-packets.js";
 import { compareTimestamps } from "./timestamp.js";
 

@@ -1,6 +1,7 @@
 // Exact nanosecond timestamps for the merge: per-packet work on (seconds, nanoseconds) integers, rare
 // whole-value arithmetic (midpoints, shifts, option parsing) in BigInt nanoseconds. No floating point anywhere.
-import { type CapturedPacket, TracemillError } from "@tracemill/core";
+import type { CapturedPacket } from "@tracemill/core/capture";
+import { TracemillError } from "@tracemill/core/errors";
 
 const NS_PER_SEC = 1_000_000_000n;
 
