@@ -8,15 +8,21 @@ import { FlowIdTable } from "./flow-id-table.js";
 
 const SETTLED = -1;
 
+/** 64 bytes per slot: protocol, source port, destination port, address length (4 × 32 bits), start (a double),
+ * source address (16 bytes), destination address (16 bytes): one alert's tuple in about one cache line. */
+const SLOT_BYTES = 64;
+
 export class AlertedFlows {
   /** Slot of each flow's fallback tuple; SETTLED once its flow record was used. */
   private readonly slots = new FlowIdTable();
   private count = 0;
-  /** Per slot: protocol, source port, destination port, address length. */
-  private ints = new Int32Array(4 * 1024);
-  private startUs = new Float64Array(1024);
-  /** Per slot: 16 bytes of source address, then 16 of destination. */
-  private addresses = new Uint8Array(32 * 1024);
+  private ints = new Int32Array(0);
+  private doubles = new Float64Array(0);
+  private bytes = new Uint8Array(0);
+
+  constructor() {
+    this.allocate(1024);
+  }
 
   /** True while the flow has alerted and its record has not been used: the flow reader parses only these. */
   readonly wants = (id: FlowKey): boolean => (this.slots.get(id) ?? SETTLED) !== SETTLED;
@@ -27,19 +33,20 @@ export class AlertedFlows {
     if (slot === SETTLED) return;
     if (slot === undefined) {
       slot = this.count++;
-      if (slot === this.startUs.length) this.grow();
+      if (slot === this.doubles.length / 8) this.grow();
       this.slots.set(id, slot);
     }
-    this.ints[4 * slot] = alert.protocol;
-    this.ints[4 * slot + 1] = alert.srcPort;
-    this.ints[4 * slot + 2] = alert.dstPort;
-    this.ints[4 * slot + 3] = alert.addressLength;
-    this.startUs[slot] = alert.flowStartUs;
-    const at = 32 * slot;
-    const addresses = this.addresses;
+    const ints = this.ints;
+    ints[16 * slot] = alert.protocol;
+    ints[16 * slot + 1] = alert.srcPort;
+    ints[16 * slot + 2] = alert.dstPort;
+    ints[16 * slot + 3] = alert.addressLength;
+    this.doubles[8 * slot + 2] = alert.flowStartUs;
+    const at = SLOT_BYTES * slot + 24;
+    const bytes = this.bytes;
     for (let i = 0; i < alert.addressLength; i++) {
-      addresses[at + i] = alert.src[i];
-      addresses[at + 16 + i] = alert.dst[i];
+      bytes[at + i] = alert.src[i];
+      bytes[at + 16 + i] = alert.dst[i];
     }
   }
 
@@ -63,30 +70,31 @@ export class AlertedFlows {
   settleByAlerts(sessions: AttackSessions): void {
     this.slots.forEach((id, slot) => {
       if (slot === SETTLED) return;
-      const length = this.ints[4 * slot + 3];
-      const at = 32 * slot;
+      const length = this.ints[16 * slot + 3];
+      const at = SLOT_BYTES * slot + 24;
       sessions.addFlow({
-        protocol: this.ints[4 * slot],
-        src: this.addresses.subarray(at, at + length),
-        srcPort: this.ints[4 * slot + 1],
-        dst: this.addresses.subarray(at + 16, at + 16 + length),
-        dstPort: this.ints[4 * slot + 2],
-        startUs: this.startUs[slot],
+        protocol: this.ints[16 * slot],
+        src: this.bytes.subarray(at, at + length),
+        srcPort: this.ints[16 * slot + 1],
+        dst: this.bytes.subarray(at + 16, at + 16 + length),
+        dstPort: this.ints[16 * slot + 2],
+        startUs: this.doubles[8 * slot + 2],
         endUs: Number.POSITIVE_INFINITY,
       });
       this.slots.set(id, SETTLED);
     });
   }
 
+  private allocate(slots: number): void {
+    const buffer = new ArrayBuffer(slots * SLOT_BYTES);
+    this.ints = new Int32Array(buffer);
+    this.doubles = new Float64Array(buffer);
+    this.bytes = new Uint8Array(buffer);
+  }
+
   private grow(): void {
-    const ints = new Int32Array(this.ints.length * 2);
-    ints.set(this.ints);
-    this.ints = ints;
-    const startUs = new Float64Array(this.startUs.length * 2);
-    startUs.set(this.startUs);
-    this.startUs = startUs;
-    const addresses = new Uint8Array(this.addresses.length * 2);
-    addresses.set(this.addresses);
-    this.addresses = addresses;
+    const old = this.bytes;
+    this.allocate((2 * old.length) / SLOT_BYTES);
+    this.bytes.set(old);
   }
 }

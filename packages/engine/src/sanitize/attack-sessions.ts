@@ -79,6 +79,41 @@ export class AttackSessions {
     return attack;
   }
 
+  /**
+   * isAttack read straight from an Ethernet frame at d[o, o + capturedLength) when it holds an unfragmented IPv4
+   * TCP/UDP packet whose headers the decoder would take as whole (the same checks, so the same ports); undefined
+   * for any other packet, which the caller decodes. Most packets of a capture take this way.
+   */
+  isAttackEthernetIpv4(d: Uint8Array, o: number, capturedLength: number, index: number, tsUs: number) {
+    const end = o + capturedLength;
+    const ip = o + 14;
+    if (capturedLength < 34 || d[o + 12] !== 0x08 || d[o + 13] !== 0x00 || d[ip] >> 4 !== 4) return undefined;
+    const headerLength = (d[ip] & 0x0f) << 2;
+    const total = (d[ip + 2] << 8) | d[ip + 3];
+    // A total length of 0 (segmentation offload), options past the capture, any fragment: the decoder's way.
+    if (headerLength < 20 || total < headerLength || ip + headerLength > end) return undefined;
+    if ((d[ip + 6] & 0x3f) !== 0 || d[ip + 7] !== 0) return undefined;
+    const protocol = d[ip + 9];
+    const t = ip + headerLength;
+    const ipEnd = ip + total;
+    if (protocol === TCP) {
+      if (t + 20 > ipEnd || t + 20 > end) return undefined;
+      const tcpLength = (d[t + 12] >> 4) << 2;
+      if (tcpLength < 20 || t + tcpLength > ipEnd || t + tcpLength > end) return undefined;
+    } else if (protocol === UDP) {
+      if (t + 8 > ipEnd || t + 8 > end) return undefined;
+    } else return undefined;
+    const number = index + 1;
+    if (number >> 3 < this.packetNumbers.length && (this.packetNumbers[number >> 3] & (1 << (number & 7))) !== 0) {
+      return true;
+    }
+    const srcPort = (d[t] << 8) | d[t + 1];
+    const dstPort = (d[t + 2] << 8) | d[t + 3];
+    const h = portPairHash(protocol, srcPort, dstPort);
+    if ((this.portPairs[h >> 3] & (1 << (h & 7))) === 0) return false;
+    return this.ipv4.containsAt(protocol, d, ip + 12, srcPort, d, ip + 16, dstPort, tsUs);
+  }
+
   private inAlertedFlow(d: DecodedPacket, tsUs: number): boolean {
     if (d.ipVersion === 4) return this.ipv4.contains(d.protocol, d.src, d.srcPort, d.dst, d.dstPort, tsUs);
     const length = d.ipVersion === 6 ? 16 : 4;

@@ -45,7 +45,6 @@ export class EveFlowReader {
   unwanted: FlowKey | undefined;
   private readonly times = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
-  private readonly address = new Uint8Array(16);
   private readonly found = new Int32Array(2);
   private readonly flow: AttackFlow = {
     protocol: 0,
@@ -176,10 +175,11 @@ export class EveFlowReader {
   /** The address at `at` in one of two reused arrays of its length (`which`: 0 source, 1 destination). */
   private addressAt(b: Uint8Array, at: number, end: number, which: number): Uint8Array | undefined {
     const close = b[at] === QUOTE ? stringEnd(b, at + 1, end) : -1;
-    const length = close < 0 ? -1 : readIpAddress(b, at + 1, close, this.address);
-    if (length < 0) return undefined;
-    const out = length === 4 ? this.v4[which] : this.v6[which];
-    out.set(this.address.subarray(0, length));
+    const wide = this.v6[which];
+    const length = close < 0 ? -1 : readIpAddress(b, at + 1, close, wide);
+    if (length !== 4) return length === 16 ? wide : undefined;
+    const out = this.v4[which];
+    for (let i = 0; i < 4; i++) out[i] = wide[i];
     return out;
   }
 

@@ -5,16 +5,19 @@ import type { FlowKey } from "./eve-files.js";
 const EMPTY = -1;
 
 export class FlowIdTable {
-  private keys = new Float64Array(4096).fill(EMPTY);
-  private values = new Float64Array(4096);
+  /** Key and value side by side (2 × slot, 2 × slot + 1): a lookup in a table of megabytes touches one cache line. */
+  private pairs = new Float64Array(2 * 4096).fill(EMPTY);
   private count = 0;
   /** Ids too large for a double to hold exactly (kept as text). */
   private readonly texts = new Map<string, number>();
+  /** The id last looked up and its slot: a get is often followed by a set of the same id. */
+  private lastId = EMPTY;
+  private lastAt = 0;
 
   get(id: FlowKey): number | undefined {
     if (typeof id === "string") return this.texts.get(id);
     const at = this.find(id);
-    return this.keys[at] === EMPTY ? undefined : this.values[at];
+    return this.pairs[2 * at] === EMPTY ? undefined : this.pairs[2 * at + 1];
   }
 
   set(id: FlowKey, value: number): void {
@@ -23,41 +26,46 @@ export class FlowIdTable {
       return;
     }
     let at = this.find(id);
-    if (this.keys[at] === EMPTY) {
-      if (2 * (this.count + 1) > this.keys.length) {
+    if (this.pairs[2 * at] === EMPTY) {
+      if (4 * (this.count + 1) > this.pairs.length) {
         this.grow();
         at = this.find(id);
       }
-      this.keys[at] = id;
+      this.pairs[2 * at] = id;
       this.count++;
     }
-    this.values[at] = value;
+    this.pairs[2 * at + 1] = value;
   }
 
   forEach(fn: (id: FlowKey, value: number) => void): void {
-    for (let at = 0; at < this.keys.length; at++) if (this.keys[at] !== EMPTY) fn(this.keys[at], this.values[at]);
+    const pairs = this.pairs;
+    for (let at = 0; at < pairs.length; at += 2) if (pairs[at] !== EMPTY) fn(pairs[at], pairs[at + 1]);
     for (const [id, value] of this.texts) fn(id, value);
   }
 
   /** The slot holding `id`, or the empty one where it would go (linear probing). */
   private find(id: number): number {
-    const mask = this.keys.length - 1;
+    if (id === this.lastId) return this.lastAt;
+    const pairs = this.pairs;
+    const mask = (pairs.length >> 1) - 1;
     const high = Math.floor(id / 4294967296) | 0;
     let at = (Math.imul((id >>> 0) ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;
-    while (this.keys[at] !== EMPTY && this.keys[at] !== id) at = (at + 1) & mask;
+    while (pairs[2 * at] !== EMPTY && pairs[2 * at] !== id) at = (at + 1) & mask;
+    this.lastId = id;
+    this.lastAt = at;
     return at;
   }
 
   private grow(): void {
-    const keys = this.keys;
-    const values = this.values;
-    this.keys = new Float64Array(keys.length * 2).fill(EMPTY);
-    this.values = new Float64Array(keys.length * 2);
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] === EMPTY) continue;
-      const at = this.find(keys[i]);
-      this.keys[at] = keys[i];
-      this.values[at] = values[i];
+    const old = this.pairs;
+    this.pairs = new Float64Array(old.length * 2).fill(EMPTY);
+    this.lastId = EMPTY;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i] === EMPTY) continue;
+      const at = this.find(old[i]);
+      this.pairs[2 * at] = old[i];
+      this.pairs[2 * at + 1] = old[i + 1];
     }
+    this.lastId = EMPTY;
   }
 }

@@ -2,49 +2,81 @@
 // looks up every TCP/UDP packet of a port pair that alerted, and string keys cost an allocation per packet.
 
 const EMPTY = 0xffffffff;
+/** In a slot's protocol word: the session has intervals besides the one kept in the slot. */
+const MORE = 0x100;
+/** 32 bytes per slot: lower address, higher address, ports, protocol word (4 × 32 bits), then the first interval. */
+const SLOT_BYTES = 32;
 
 export class Ipv4Intervals {
-  /** Per slot: lower address, higher address, lower port << 16 | higher port, protocol (EMPTY when unused). */
-  private keys = new Uint32Array(4 * 4096).fill(EMPTY);
-  /** Per slot: index of its latest interval, whose `next` leads to the earlier ones (-1 ends). */
-  private heads = new Int32Array(4096);
+  /** Slots as words (8 per slot) and as doubles (4 per slot: the first interval's start and end at 2 and 3). */
+  private words = new Uint32Array(0);
+  private doubles = new Float64Array(0);
   private slots = 0;
-  private starts = new Float64Array(4096);
-  private ends = new Float64Array(4096);
-  private next = new Int32Array(4096);
+  /** Per slot with MORE: index of its latest further interval, whose `next` leads to earlier ones (-1 ends). */
+  private heads = new Int32Array(0);
+  private starts = new Float64Array(1024);
+  private ends = new Float64Array(1024);
+  private next = new Int32Array(1024);
   private intervals = 0;
   /** Normalized key of the last find(). */
   private lowAddress = 0;
   private highAddress = 0;
   private ports = 0;
 
+  constructor() {
+    this.allocate(4096);
+  }
+
   /** Adds [startUs, endUs] to the session of `a`:`aPort` ↔ `b`:`bPort` (4-byte addresses at offset 0). */
   add(protocol: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number, startUs: number, endUs: number) {
-    let slot = this.find(protocol, a, aPort, b, bPort);
-    if (this.keys[4 * slot + 3] === EMPTY) {
+    let slot = this.find(protocol, address(a, 0), aPort, address(b, 0), bPort);
+    const w = 8 * slot;
+    if (this.words[w + 3] === EMPTY) {
       if (2 * (this.slots + 1) > this.heads.length) {
         this.grow();
-        slot = this.find(protocol, a, aPort, b, bPort);
+        slot = this.probe(this.lowAddress, this.highAddress, this.ports, protocol);
       }
-      this.keys[4 * slot] = this.lowAddress;
-      this.keys[4 * slot + 1] = this.highAddress;
-      this.keys[4 * slot + 2] = this.ports;
-      this.keys[4 * slot + 3] = protocol;
-      this.heads[slot] = -1;
+      const words = this.words;
+      const at = 8 * slot;
+      words[at] = this.lowAddress;
+      words[at + 1] = this.highAddress;
+      words[at + 2] = this.ports;
+      words[at + 3] = protocol;
+      this.doubles[4 * slot + 2] = startUs;
+      this.doubles[4 * slot + 3] = endUs;
       this.slots++;
+      return;
     }
     if (this.intervals === this.starts.length) this.growIntervals();
     const i = this.intervals++;
     this.starts[i] = startUs;
     this.ends[i] = endUs;
-    this.next[i] = this.heads[slot];
+    this.next[i] = (this.words[w + 3] & MORE) !== 0 ? this.heads[slot] : -1;
     this.heads[slot] = i;
+    this.words[w + 3] |= MORE;
   }
 
   /** True when the session of the two endpoints has an interval holding `tsUs`. */
   contains(protocol: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number, tsUs: number): boolean {
-    const slot = this.find(protocol, a, aPort, b, bPort);
-    if (this.keys[4 * slot + 3] === EMPTY) return false;
+    return this.containsAt(protocol, a, 0, aPort, b, 0, bPort, tsUs);
+  }
+
+  /** As contains, for addresses read at `aAt` in `a` and `bAt` in `b` (a packet's own bytes). */
+  containsAt(
+    protocol: number,
+    a: Uint8Array,
+    aAt: number,
+    aPort: number,
+    b: Uint8Array,
+    bAt: number,
+    bPort: number,
+    tsUs: number,
+  ): boolean {
+    const slot = this.find(protocol, address(a, aAt), aPort, address(b, bAt), bPort);
+    const flags = this.words[8 * slot + 3];
+    if (flags === EMPTY) return false;
+    if (tsUs >= this.doubles[4 * slot + 2] && tsUs <= this.doubles[4 * slot + 3]) return true;
+    if ((flags & MORE) === 0) return false;
     for (let i = this.heads[slot]; i >= 0; i = this.next[i]) {
       if (tsUs >= this.starts[i] && tsUs <= this.ends[i]) return true;
     }
@@ -52,9 +84,7 @@ export class Ipv4Intervals {
   }
 
   /** The slot of the session, or the empty one where it would go (linear probing). */
-  private find(protocol: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number): number {
-    const x = ((a[0] << 24) | (a[1] << 16) | (a[2] << 8) | a[3]) >>> 0;
-    const y = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
+  private find(protocol: number, x: number, aPort: number, y: number, bPort: number): number {
     // The lower endpoint (by address, then port) first, as endpointPairKey orders them.
     const aFirst = x < y || (x === y && aPort <= bPort);
     this.lowAddress = aFirst ? x : y;
@@ -68,25 +98,40 @@ export class Ipv4Intervals {
     let h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
     h = Math.imul(h ^ ports ^ (protocol << 7), 0xc2b2ae35);
     let slot = (h >>> 8) & mask;
-    const k = this.keys;
+    const k = this.words;
     for (;;) {
-      const at = 4 * slot;
-      if (k[at + 3] === EMPTY) return slot;
-      if (k[at] === low && k[at + 1] === high && k[at + 2] === ports && k[at + 3] === protocol) return slot;
+      const at = 8 * slot;
+      const flags = k[at + 3];
+      if (flags === EMPTY) return slot;
+      if (k[at] === low && k[at + 1] === high && k[at + 2] === ports && (flags & 0xff) === protocol) return slot;
       slot = (slot + 1) & mask;
     }
   }
 
+  private allocate(slots: number): void {
+    const buffer = new ArrayBuffer(slots * SLOT_BYTES);
+    this.words = new Uint32Array(buffer);
+    this.doubles = new Float64Array(buffer);
+    for (let at = 3; at < this.words.length; at += 8) this.words[at] = EMPTY;
+    this.heads = new Int32Array(slots);
+  }
+
   private grow(): void {
-    const keys = this.keys;
+    const words = this.words;
+    const doubles = this.doubles;
     const heads = this.heads;
-    this.keys = new Uint32Array(keys.length * 2).fill(EMPTY);
-    this.heads = new Int32Array(heads.length * 2);
+    this.allocate(heads.length * 2);
     for (let slot = 0; slot < heads.length; slot++) {
-      const at = 4 * slot;
-      if (keys[at + 3] === EMPTY) continue;
-      const to = this.probe(keys[at], keys[at + 1], keys[at + 2], keys[at + 3]);
-      this.keys.set(keys.subarray(at, at + 4), 4 * to);
+      const at = 8 * slot;
+      if (words[at + 3] === EMPTY) continue;
+      const to = this.probe(words[at], words[at + 1], words[at + 2], words[at + 3] & 0xff);
+      const t = 8 * to;
+      this.words[t] = words[at];
+      this.words[t + 1] = words[at + 1];
+      this.words[t + 2] = words[at + 2];
+      this.words[t + 3] = words[at + 3];
+      this.doubles[4 * to + 2] = doubles[4 * slot + 2];
+      this.doubles[4 * to + 3] = doubles[4 * slot + 3];
       this.heads[to] = heads[slot];
     }
   }
@@ -100,4 +145,9 @@ export class Ipv4Intervals {
     this.ends = grow(this.ends, new Float64Array(this.ends.length * 2));
     this.next = grow(this.next, new Int32Array(this.next.length * 2));
   }
+}
+
+/** The IPv4 address at b[at] as an unsigned 32-bit number. */
+function address(b: Uint8Array, at: number): number {
+  return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
 }

@@ -38,6 +38,7 @@ export interface SplitOptions {
 }
 
 const pcapRecordHeader = 16;
+const ETHERNET = 1;
 
 interface Side {
   file: string;
@@ -106,9 +107,15 @@ export async function splitCapture(
           open(source.info);
           verbatim = source.info.format === "pcap" && source.info.byteOrder === "little-endian";
         }
-        const d = decoder.decode(packet);
-        const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
-        const isAttack = !attacks.empty && attacks.isAttack(d, packet.index, tsUs);
+        let isAttack = false;
+        if (!attacks.empty) {
+          const tsUs = packet.tsSec * 1_000_000 + Math.floor(packet.tsNsec / 1000);
+          const quick =
+            packet instanceof PacketRecord && packet.linkType === ETHERNET
+              ? attacks.isAttackEthernetIpv4(packet.buffer, packet.offset, packet.capturedLength, packet.index, tsUs)
+              : undefined;
+          isAttack = quick ?? attacks.isAttack(decoder.decode(packet), packet.index, tsUs);
+        }
         const target = (isAttack ? attack : clean) as Side;
         if (!isAttack) {
           const at = (clean as Side).packets;
