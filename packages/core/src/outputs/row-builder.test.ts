@@ -18,6 +18,19 @@ describe("RowBuilder", () => {
     ).toBe("0,7,10,2147483647,2147483648,9007199254740991");
   });
 
+  it("writes runs of zero columns as that many int(0) calls would, first in the row or not", () => {
+    for (const count of [1, 2, 5, 40]) {
+      expect(format((r) => r.zeros(count))).toBe(Array(count).fill("0").join(","));
+      expect(
+        format((r) => {
+          r.int(12);
+          r.zeros(count);
+          r.int(3);
+        }),
+      ).toBe(["12", ...Array(count).fill("0"), "3"].join(","));
+    }
+  });
+
   it("writes nanosecond durations as seconds with up to 9 decimals, rounding non-integers half up", () => {
     const values = [0, 1, 999_999_999, 1e9, 1_500_000_000, 123_456_789_012, 2.5, 0.49, 86_400e9 * 365 * 100];
     expect(

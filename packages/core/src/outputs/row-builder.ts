@@ -40,6 +40,21 @@ export class RowBuilder {
     else this.digits(value);
   }
 
+  /** `count` columns of 0 at once (the statistics of an empty set): what `count` calls of int(0) write. */
+  zeros(count: number): void {
+    if (this.length + 2 * count + 1 > this.bytes.length) this.ensure(2 * count);
+    const bytes = this.bytes;
+    let at = this.length;
+    if (this.fields > 0) bytes[at++] = COMMA;
+    bytes[at++] = ZERO;
+    for (let i = 1; i < count; i++) {
+      bytes[at++] = COMMA;
+      bytes[at++] = ZERO;
+    }
+    this.length = at;
+    this.fields += count;
+  }
+
   /** A duration given in integer nanoseconds, as seconds with up to 9 decimals; non-integers round to the nearest ns. */
   seconds(nanoseconds: number): void {
     this.separate();

@@ -14,6 +14,10 @@ export const directionFlags: Extractor = {
     if (flags & TcpFlag.URG) s[side + 1]++;
   },
   finish(s, fwd, bwd, _flow, _session, row) {
+    if (s[fwd] + s[fwd + 1] + s[bwd] + s[bwd + 1] === 0) {
+      row.zeros(4);
+      return;
+    }
     row.int(s[fwd]);
     row.int(s[bwd]);
     row.int(s[fwd + 1]);

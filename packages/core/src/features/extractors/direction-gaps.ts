@@ -1,7 +1,16 @@
 // Inter-packet times per direction (total_fipt … std_bipt): gaps between consecutive packets sent by one side.
 import type { RowBuilder } from "../../outputs/row-builder.js";
 import type { Extractor } from "../extractor.js";
-import { addValue, STATS_SLOTS, statDeviation, statMax, statMean, statMin, statSum } from "../running-stats.js";
+import {
+  addValue,
+  STATS_SLOTS,
+  statCount,
+  statDeviation,
+  statMax,
+  statMean,
+  statMin,
+  statSum,
+} from "../running-stats.js";
 
 /** Per side: the previous packet's time + 1 (0: none yet; times are integers ≥ 0), then the gap statistics. */
 export const directionGaps: Extractor = {
@@ -31,6 +40,11 @@ export const directionGaps: Extractor = {
 };
 
 function writeGaps(s: Float64Array, at: number, row: RowBuilder): void {
+  // No gap (one packet or none this way, as in most sessions): every statistic is 0.
+  if (statCount(s, at) === 0) {
+    row.zeros(5);
+    return;
+  }
   row.seconds(statSum(s, at));
   row.seconds(statMin(s, at));
   row.seconds(statMax(s, at));

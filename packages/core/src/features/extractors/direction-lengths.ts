@@ -1,4 +1,5 @@
 // Packet counts and packet-length statistics per direction (total_fpackets … std_bpktl).
+import type { RowBuilder } from "../../outputs/row-builder.js";
 import type { Extractor } from "../extractor.js";
 import {
   addValue,
@@ -36,13 +37,19 @@ export const directionLengths: Extractor = {
     row.int(statCount(s, bwd));
     row.int(statSum(s, fwd));
     row.int(statSum(s, bwd));
-    row.int(statMin(s, fwd));
-    row.int(statMax(s, fwd));
-    row.decimal(statMean(s, fwd));
-    row.decimal(statDeviation(s, fwd));
-    row.int(statMin(s, bwd));
-    row.int(statMax(s, bwd));
-    row.decimal(statMean(s, bwd));
-    row.decimal(statDeviation(s, bwd));
+    writeLengths(s, fwd, row);
+    writeLengths(s, bwd, row);
   },
 };
+
+function writeLengths(s: Float64Array, at: number, row: RowBuilder): void {
+  // No packet this way (most sessions have one direction only): every statistic is 0.
+  if (statCount(s, at) === 0) {
+    row.zeros(4);
+    return;
+  }
+  row.int(statMin(s, at));
+  row.int(statMax(s, at));
+  row.decimal(statMean(s, at));
+  row.decimal(statDeviation(s, at));
+}

@@ -7,8 +7,12 @@ export const rates: Extractor = {
   flowSlots: 0,
   finish(_s, _fwd, _bwd, _flow, session, row) {
     const seconds = (session.lastTime - session.firstTime) / 1e9;
-    row.decimal(seconds > 0 ? session.fwdPackets / seconds : 0);
-    row.decimal(seconds > 0 ? session.bwdPackets / seconds : 0);
-    row.decimal(seconds > 0 ? (session.fwdBytes + session.bwdBytes) / seconds : 0);
+    if (!(seconds > 0)) {
+      row.zeros(3);
+      return;
+    }
+    row.decimal(session.fwdPackets / seconds);
+    row.decimal(session.bwdPackets / seconds);
+    row.decimal((session.fwdBytes + session.bwdBytes) / seconds);
   },
 };
