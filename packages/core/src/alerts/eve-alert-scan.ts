@@ -42,8 +42,6 @@ export class EveAlertReader {
   private readonly recent: { bytes: Uint8Array; rule: EveRule }[] = [];
   private knownLength = 0;
   private scratch = new Uint8Array(4096);
-  /** The last packet view handed out: reused while packets keep their length (a view per alert is garbage). */
-  private packetView = empty;
   private readonly quoteAt = new Int32Array(1);
   private readonly found = new Int32Array(2);
   private readonly members = alertMemberOrder();
@@ -226,14 +224,7 @@ export class EveAlertReader {
       if (n < 0 && b.subarray(packetFrom, packetTo).includes(92)) return false;
       packetLength = n;
     }
-    if (packetLength > 0 && linkType >= 0) {
-      const view = this.packetView;
-      packet =
-        view.length === packetLength && view.buffer === this.scratch.buffer
-          ? view
-          : this.scratch.subarray(0, packetLength);
-      this.packetView = packet;
-    }
+    if (packetLength > 0 && linkType >= 0) packet = this.scratch.subarray(0, packetLength);
     f.addressLength = srcLength;
     f.protocol = protocol;
     f.srcPort = icmpType >= 0 ? icmpType : srcPort;

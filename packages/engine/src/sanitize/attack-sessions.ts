@@ -27,8 +27,11 @@ export class AttackSessions {
    * (collisions only cost a key lookup). Bit sets, not Sets: this runs for every packet of the capture.
    */
   private readonly portPairs = new Uint8Array(portPairBits / 8);
-  /** Bit per 1-based packet number that raised an alert (Suricata's pcap_cnt). */
-  private packetNumbers = new Uint8Array(1024);
+  /**
+   * Bit per 1-based packet number that raised an alert (Suricata's pcap_cnt). Room for a million packets from the
+   * start: growing is rare then, and a grow met late stops the optimized alert handler.
+   */
+  private packetNumbers = new Uint8Array(128 * 1024);
   private packetNumberCount = 0;
   /** IP fragments follow their datagram's first fragment: key of (addresses, protocol, id) for attack datagrams. */
   private readonly attackDatagrams = new Set<string>();
