@@ -1,7 +1,7 @@
 // Image rows: bytes from the IP header on, packet after packet, addresses and ports zeroed, clipped at 280.
 import { describe, expect, it } from "vitest";
 import { createDecodedPacket, type DecodedPacket, DecodeKind } from "../decode/decoded-packet.js";
-import { IMAGE_ROW_BYTES, ImageRow } from "./image-row.js";
+import { IMAGE_ROW_BYTES, ImageRows } from "./image-row.js";
 
 function decoded(fields: Partial<DecodedPacket>): DecodedPacket {
   return { ...createDecodedPacket(), ...fields };
@@ -47,17 +47,32 @@ function ipv6UdpFrame(payload: number): { data: Uint8Array; packet: DecodedPacke
   return { data, packet };
 }
 
-/** A row over 280 zero bytes of its own, placed at an offset so that writes outside the row would show. */
-function newRow(): ImageRow & { bytes: Uint8Array } {
-  const target = new Uint8Array(IMAGE_ROW_BYTES + 20);
-  const row = new ImageRow() as ImageRow & { bytes: Uint8Array };
-  row.reset(target, 10);
-  row.bytes = target.subarray(10, 10 + IMAGE_ROW_BYTES);
-  return row;
+/** Slot 3's row, over 280 zero bytes placed at an offset so that writes outside the row would show. */
+interface Row {
+  rows: ImageRows;
+  bytes: Uint8Array;
+  filled: number;
+  full: boolean;
 }
 
-function append(row: ImageRow, data: Uint8Array, packet: DecodedPacket, keepAddresses: boolean): void {
-  row.append(data, 0, data.length, packet, keepAddresses);
+function newRow(): Row {
+  const target = new Uint8Array(IMAGE_ROW_BYTES + 20);
+  const rows = new ImageRows();
+  rows.start(3, target, 10);
+  return {
+    rows,
+    bytes: target.subarray(10, 10 + IMAGE_ROW_BYTES),
+    get filled() {
+      return rows.filled(3);
+    },
+    get full() {
+      return rows.filling[3] === 0;
+    },
+  };
+}
+
+function append(row: Row, data: Uint8Array, packet: DecodedPacket, keepAddresses: boolean): boolean {
+  return row.rows.append(3, data, 0, data.length, packet, keepAddresses);
 }
 
 /** The bytes a row must hold for one packet: its IP bytes with the given ranges (relative to the IP header) zeroed. */
@@ -67,7 +82,7 @@ function expected(data: Uint8Array, ranges: [number, number][]): Uint8Array {
   return bytes;
 }
 
-describe("ImageRow", () => {
+describe("ImageRows", () => {
   it("copies an IPv4 TCP packet from its IP header with addresses and ports zeroed, zero-padded", () => {
     const { data, packet } = ipv4TcpFrame(10);
     const row = newRow();
@@ -117,7 +132,8 @@ describe("ImageRow", () => {
     expect(row.filled).toBe(240);
     // The second packet only fits up to byte 40 of its IP header + TCP header: addresses and ports still zeroed.
     const second = ipv6UdpFrame(100);
-    append(row, second.data, second.packet, false);
+    expect(row.full).toBe(false);
+    expect(append(row, second.data, second.packet, false)).toBe(true);
     expect(row.full).toBe(true);
     const want = new Uint8Array(IMAGE_ROW_BYTES);
     want.set(
@@ -129,7 +145,10 @@ describe("ImageRow", () => {
     want.set(expected(second.data, [[8, 40]]).subarray(0, 40), 240);
     expect(Array.from(row.bytes)).toEqual(Array.from(want));
     const third = ipv4TcpFrame(0);
-    append(row, third.data, third.packet, false);
+    expect(append(row, third.data, third.packet, false)).toBe(false);
+    expect(Array.from(row.bytes)).toEqual(Array.from(want));
+    // Ending the session finds the row final already: nothing to clear.
+    expect(row.rows.end(3)).toBe(false);
     expect(Array.from(row.bytes)).toEqual(Array.from(want));
   });
 
@@ -160,11 +179,10 @@ describe("ImageRow", () => {
     const buffer = new Uint8Array(data.length + 100).fill(7);
     buffer.set(data, 60);
     const target = new Uint8Array(3 * IMAGE_ROW_BYTES).fill(9);
-    const row = new ImageRow();
-    row.reset(target, IMAGE_ROW_BYTES);
-    row.target.fill(0, IMAGE_ROW_BYTES, 2 * IMAGE_ROW_BYTES);
-    row.append(buffer, 60, data.length, packet, false);
-    expect(row.full).toBe(true);
+    const rows = new ImageRows();
+    rows.start(0, target, IMAGE_ROW_BYTES);
+    expect(rows.append(0, buffer, 60, data.length, packet, false)).toBe(true);
+    expect(rows.filling[0]).toBe(0);
     const want = expected(data, [
       [12, 20],
       [20, 24],
@@ -172,11 +190,32 @@ describe("ImageRow", () => {
     expect(Array.from(target.subarray(IMAGE_ROW_BYTES, 2 * IMAGE_ROW_BYTES))).toEqual(Array.from(want));
     expect(target.subarray(0, IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
     expect(target.subarray(2 * IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
-    // Reset points the record at the next session's place, empty.
+    // The slot's next session gets a new place, empty.
     const next = new Uint8Array(IMAGE_ROW_BYTES);
-    row.reset(next, 0);
-    expect(row.filled).toBe(0);
-    append(row, data, packet, true);
+    rows.start(0, next, 0);
+    expect(rows.filled(0)).toBe(0);
+    rows.append(0, data, 0, data.length, packet, true);
     expect(Array.from(next)).toEqual(Array.from(data.subarray(14, 14 + IMAGE_ROW_BYTES)));
+  });
+
+  it("clears the part never filled when a session ends, over stale bytes of a reused buffer", () => {
+    const { data, packet } = ipv4TcpFrame(10);
+    const target = new Uint8Array(2 * IMAGE_ROW_BYTES).fill(5);
+    const rows = new ImageRows();
+    // Slots past the first 1024 grow the tables, keeping the earlier slots' rows.
+    rows.start(1, target, 0);
+    rows.start(5000, target, IMAGE_ROW_BYTES);
+    rows.append(1, data, 0, data.length, packet, true);
+    rows.append(5000, data, 0, data.length, packet, true);
+    expect(rows.filled(1)).toBe(50);
+    expect(rows.end(1)).toBe(true);
+    expect(rows.end(1)).toBe(false);
+    expect(Array.from(target.subarray(0, 50))).toEqual(Array.from(data.subarray(14)));
+    expect(target.subarray(50, IMAGE_ROW_BYTES).every((b) => b === 0)).toBe(true);
+    // Slot 5000's row is still filling: its stale tail is left until its session ends.
+    expect(rows.filled(5000)).toBe(50);
+    expect(target[IMAGE_ROW_BYTES + 50]).toBe(5);
+    expect(rows.end(5000)).toBe(true);
+    expect(target.subarray(IMAGE_ROW_BYTES + 50).every((b) => b === 0)).toBe(true);
   });
 });

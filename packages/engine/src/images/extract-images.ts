@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { IMAGE_MANIFEST_NAME, ImageRow, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
+import { IMAGE_MANIFEST_NAME, ImageRows, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
 import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
@@ -51,53 +51,42 @@ export async function extractImages(
   const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? [], threads);
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
-  /** Each record's row, and 1 while it still takes bytes (one byte per record: read on every packet), by slot. */
-  const rows: ImageRow[] = [];
-  let filling = new Uint8Array(1024);
+  /** Every record's row, by store slot. */
+  const rows = new ImageRows();
   try {
     const pass = await runSessionPass(
       capture,
       path.join(scratch, IMAGES_CSV_ENTRY),
       labeller?.columns ?? [],
       {
-        createState(slot) {
-          if (slot >= filling.length) {
-            const grown = new Uint8Array(filling.length * 2);
-            grown.set(filling);
-            filling = grown;
-          }
-          rows[slot] = new ImageRow();
-          return rows[slot];
-        },
+        createState: () => undefined,
         // A session's sequence number is its CSV data row (0-based): its row is written in place in its image.
-        onStart(image, session) {
-          sheets.place(image, session.seq);
-          filling[session.slot] = 1;
+        onStart(_state, session) {
+          sheets.place(rows, session.slot, session.seq);
         },
         onPacket(session, packet, captured) {
-          // Most packets come after their row is full: one look at a small array by slot, no record touched.
+          // Most packets come after their row is full: one look at a byte by slot, no record touched.
           const slot = packet.slot;
-          if (filling[slot] === 1) {
-            const image = rows[slot];
-            // The reader's own record gives its buffer and offset: no view made per packet.
-            if (captured instanceof PacketRecord) {
-              image.append(captured.buffer, captured.offset, captured.capturedLength, packet.decoded, keepAddresses);
-            } else {
-              image.append(captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
-            }
-            // A full row is final: its image can be encoded before this session ends.
-            if (image.full) {
-              filling[slot] = 0;
-              sheets.final(image, session.seq);
-            }
+          if (rows.filling[slot] === 1) {
+            // The reader's own record gives its buffer and offset: no view made per packet. A full row is final:
+            // its image can be encoded before this session ends.
+            const full =
+              captured instanceof PacketRecord
+                ? rows.append(
+                    slot,
+                    captured.buffer,
+                    captured.offset,
+                    captured.capturedLength,
+                    packet.decoded,
+                    keepAddresses,
+                  )
+                : rows.append(slot, captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
+            if (full) sheets.final(session.seq);
           }
           labeller?.onPacket?.(session, packet);
         },
-        onEnd(image, session, row) {
-          if (filling[session.slot] === 1) {
-            filling[session.slot] = 0;
-            sheets.final(image, session.seq);
-          }
+        onEnd(_state, session, row) {
+          if (rows.end(session.slot)) sheets.final(session.seq);
           if (!labeller) return;
           labelText.start();
           const label = labeller.label(session);

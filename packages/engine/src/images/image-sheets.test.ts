@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ImageRow } from "@tracemill/core";
+import { createDecodedPacket, ImageRows } from "@tracemill/core";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ImageSheets } from "./image-sheets.js";
@@ -42,10 +42,15 @@ interface Recorded {
   sum: number;
 }
 
-/** Fills the first `bytes` bytes of the row with `value`, as packets would. */
-function fill(row: ImageRow, value: number, bytes: number): void {
-  row.target.fill(value, row.start, row.start + bytes);
-  row.filled = bytes;
+/** Appends `bytes` as one packet to slot `slot`'s row, as the pass does (no IP version: nothing zeroed). */
+function put(rows: ImageRows, slot: number, bytes: Uint8Array): boolean {
+  const packet = { ...createDecodedPacket(), ipOffset: 0, ipLength: bytes.length, transportOffset: -1 };
+  return rows.append(slot, bytes, 0, bytes.length, packet, false);
+}
+
+/** Fills the first `bytes` bytes of slot `slot`'s row with `value`. */
+function fill(rows: ImageRows, slot: number, value: number, bytes: number): void {
+  put(rows, slot, new Uint8Array(bytes).fill(value));
 }
 
 describe("ImageSheets", () => {
@@ -54,14 +59,15 @@ describe("ImageSheets", () => {
     const manifest = path.join(dir, "manifest.csv");
     const images: Recorded[] = [];
     const sheets = new ImageSheets(recordingZip(images), 2, manifest, ["label"]);
-    const rows = Array.from({ length: 8 }, () => new ImageRow());
+    // Slot k holds row k, except row 8, which reuses slot 0.
+    const rows = new ImageRows();
     for (let seq = 0; seq < 6; seq++) {
-      sheets.place(rows[seq], seq);
-      fill(rows[seq], 10 + seq, 280);
+      sheets.place(rows, seq, seq);
+      fill(rows, seq, 10 + seq, 280);
     }
     // Rows 0-5 final out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
     for (const seq of [1, 4, 5, 0, 3, 2]) {
-      sheets.final(rows[seq], seq);
+      sheets.final(seq);
       if (seq === 0) expect(images.map((image) => image.name)).toEqual(["images/image-000001.png"]);
     }
     expect(images).toHaveLength(3);
@@ -72,15 +78,18 @@ describe("ImageSheets", () => {
     }
     // Rows 6 and 7 get written images' buffers back, still holding their bytes: row 6 takes 100 bytes (the other
     // 180 must read 0 once final), row 7 none; image 5 (row 8) has its padding row cleared.
-    sheets.place(rows[6], 6);
-    fill(rows[6], 16, 100);
-    sheets.place(rows[7], 7);
-    sheets.final(rows[6], 6);
-    sheets.final(rows[7], 7);
+    sheets.place(rows, 6, 6);
+    fill(rows, 6, 16, 100);
+    sheets.place(rows, 7, 7);
+    for (const seq of [6, 7]) {
+      expect(rows.end(seq)).toBe(true);
+      sheets.final(seq);
+    }
     sheets.labels(6, new TextEncoder().encode("0"));
     sheets.labels(7, new TextEncoder().encode("1"));
-    sheets.place(rows[0], 8);
-    sheets.final(rows[0], 8);
+    sheets.place(rows, 0, 8);
+    expect(rows.end(0)).toBe(true);
+    sheets.final(8);
     sheets.labels(8, new TextEncoder().encode("0"));
     expect(sheets.finish()).toEqual({ images: 5, rows: 9 });
     expect(images).toEqual([
@@ -109,15 +118,20 @@ describe("ImageSheets", () => {
       const manifest = path.join(dir, `manifest-${threads}.csv`);
       // 1 byte of pending scanlines: the bound of two images is hit on every image.
       const sheets = new ImageSheets(bytesZip(entries), 3, manifest, [], threads, 1);
-      const rows = Array.from({ length: 200 }, () => new ImageRow());
+      const rows = new ImageRows();
       for (let seq = 0; seq < 200; seq++) {
-        sheets.place(rows[seq], seq);
-        for (let x = 0; x < 280; x++) rows[seq].target[rows[seq].start + x] = (seq * 7 + x * (seq % 5)) % 256;
-        rows[seq].filled = 280;
+        sheets.place(rows, seq, seq);
+        expect(
+          put(
+            rows,
+            seq,
+            Uint8Array.from({ length: 280 }, (_, x) => (seq * 7 + x * (seq % 5)) % 256),
+          ),
+        ).toBe(true);
       }
       // Row 0 is final last: every later image waits for the first one, complete and encoded.
-      for (let seq = 1; seq < 200; seq++) sheets.final(rows[seq], seq);
-      sheets.final(rows[0], 0);
+      for (let seq = 1; seq < 200; seq++) sheets.final(seq);
+      sheets.final(0);
       expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
       return { entries, manifest: fs.readFileSync(manifest) };
     };
@@ -139,10 +153,10 @@ describe("ImageSheets", () => {
   it("stops the worker when discarded mid-run", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
     const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], true);
-    const row = new ImageRow();
-    sheets.place(row, 0);
-    sheets.final(row, 0);
+    const rows = new ImageRows();
+    sheets.place(rows, 0, 0);
+    sheets.final(0);
     sheets.discard();
-    expect(() => sheets.place(new ImageRow(), 1)).not.toThrow();
+    expect(() => sheets.place(rows, 1, 1)).not.toThrow();
   });
 });

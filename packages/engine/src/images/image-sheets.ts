@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
-  type ImageRow,
+  type ImageRows,
   imageEntryName,
   imageManifestHeader,
   imageManifestLine,
@@ -92,10 +92,10 @@ export class ImageSheets {
   }
 
   /**
-   * Points `row` at the place of CSV data row `seq` (0-based) for its session's packets to fill. Every row number
-   * from 0 up is placed exactly once, in order of `seq` (sessions start in row order).
+   * Points slot `slot`'s row in `rows` at the place of CSV data row `seq` (0-based) for its session's packets to
+   * fill. Every row number from 0 up is placed exactly once, in order of `seq` (sessions start in row order).
    */
-  place(row: ImageRow, seq: number): void {
+  place(rows: ImageRows, slot: number, seq: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
     let sheet = this.open[image];
     if (!sheet) {
@@ -103,20 +103,18 @@ export class ImageSheets {
       this.open[image] = sheet;
       if (this.withLabels) this.labelled[image] = { ended: 0, labels: [] };
     }
-    row.reset(sheet.scanlines!, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
+    rows.start(slot, sheet.scanlines!, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
     this.rows++;
   }
 
   /**
-   * `row`, placed as row `seq`, takes no more bytes: it is full, or its session ended. Called once per row, at the
-   * first of the two; rows become final in any order. The part of the row never filled is cleared here (a reused
-   * buffer still holds an earlier image's bytes): most rows are full, so this clears far less than the whole buffer.
+   * Row `seq` takes no more bytes (it is full, or its session ended) and its part never filled is zero (see
+   * `ImageRows.end`). Called once per row; rows become final in any order.
    */
-  final(row: ImageRow, seq: number): void {
+  final(seq: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
     const sheet = this.open[image];
     if (!sheet?.scanlines) throw new RangeError(`row ${seq} final but never placed`);
-    if (row.filled < IMAGE_ROW_BYTES) row.target.fill(0, row.start + row.filled, row.start + IMAGE_ROW_BYTES);
     if (++sheet.final < this.flowsPerImage) return;
     const worker = this.worker;
     if (!worker) {
