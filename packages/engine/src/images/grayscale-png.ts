@@ -34,6 +34,11 @@ export function scanlineOffset(width: number, y: number): number {
 export class GrayscalePngEncoder {
   private readonly head: Buffer;
   private readonly headCrc: number;
+  private readonly idatHead = Buffer.alloc(8);
+  private readonly idatTail = Buffer.alloc(4);
+  private readonly idatTypeCrc = zlib.crc32("IDAT");
+  /** The one result handed out, refilled by every call (thousands of images: no objects or buffers per image). */
+  private readonly png: EncodedPng;
 
   constructor(width: number, height: number) {
     const header = Buffer.alloc(13);
@@ -44,28 +49,34 @@ export class GrayscalePngEncoder {
     // compression method 0, filter method 0, no interlace: bytes 10-12 stay 0.
     this.head = Buffer.concat([SIGNATURE, chunk("IHDR", header)]);
     this.headCrc = zlib.crc32(this.head);
+    this.idatHead.write("IDAT", 4, "latin1");
+    this.png = { parts: [this.head, this.idatHead, IEND, this.idatTail, IEND], crc: 0 };
   }
 
   /**
    * The PNG of `scanlines`. Synchronous on purpose: handing images of a few kilobytes to the thread pool costs more
-   * than compressing them here.
+   * than compressing them here. The result is valid until the next call (see `wrap`).
    */
   encode(scanlines: Uint8Array): EncodedPng {
     return this.wrap(zlib.deflateSync(scanlines, DEFLATE));
   }
 
-  /** The PNG around `data`, scanlines deflated with `DEFLATE` (here or on a worker thread: the same bytes). */
+  /**
+   * The PNG around `data`, scanlines deflated with `DEFLATE` (here or on a worker thread: the same bytes). The
+   * result and its parts are reused by the next call: write or copy them before.
+   */
   wrap(data: Uint8Array): EncodedPng {
-    const idatHead = Buffer.alloc(8);
+    const idatHead = this.idatHead;
+    const idatTail = this.idatTail;
     idatHead.writeUInt32BE(data.length, 0);
-    idatHead.write("IDAT", 4, "latin1");
-    const idatTail = Buffer.alloc(4);
-    idatTail.writeUInt32BE(zlib.crc32(data, zlib.crc32(idatHead.subarray(4))), 0);
+    idatTail.writeUInt32BE(zlib.crc32(data, this.idatTypeCrc), 0);
     let crc = zlib.crc32(idatHead, this.headCrc);
     crc = zlib.crc32(data, crc);
     crc = zlib.crc32(idatTail, crc);
-    crc = zlib.crc32(IEND, crc);
-    return { parts: [this.head, idatHead, data, idatTail, IEND], crc };
+    const png = this.png;
+    png.parts[2] = data;
+    png.crc = zlib.crc32(IEND, crc);
+    return png;
   }
 }
 

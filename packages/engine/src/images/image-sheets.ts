@@ -27,7 +27,9 @@ const MAX_PENDING_BYTES = 1 << 24;
  */
 interface Sheet {
   scanlines: Uint8Array | null;
-  png: EncodedPng | null;
+  /** The whole PNG file, once encoded and waiting for an earlier image, with its CRC-32. */
+  png: Uint8Array | null;
+  crc: number;
   final: number;
 }
 
@@ -57,6 +59,8 @@ export class ImageSheets {
   private blockUsed = 0;
   private held = new Uint8Array(0);
   private heldUsed = 0;
+  /** A waiting PNG as the one part of its zip entry. */
+  private readonly whole: Uint8Array[] = [new Uint8Array(0)];
   private nextImage = 0;
   /** The first image whose manifest lines are not written yet (labelled runs; otherwise lines go with the image). */
   private nextLines = 0;
@@ -99,7 +103,7 @@ export class ImageSheets {
     const image = Math.floor(seq / this.flowsPerImage);
     let sheet = this.open[image];
     if (!sheet) {
-      sheet = { scanlines: this.takeScanlines(), png: null, final: 0 };
+      sheet = { scanlines: this.takeScanlines(), png: null, crc: 0, final: 0 };
       this.open[image] = sheet;
       if (this.withLabels) this.labelled[image] = { ended: 0, labels: [] };
     }
@@ -145,13 +149,10 @@ export class ImageSheets {
     const lastRows = this.rows - this.nextImage * this.flowsPerImage;
     const last = this.open[this.nextImage];
     if (last) {
-      if (!last.png) {
-        // Rows never placed (from the filter byte of the first one on) may hold a reused buffer's earlier bytes.
-        last.scanlines!.fill(0, scanlineOffset(IMAGE_ROW_BYTES, lastRows) - 1);
-        last.png = this.encoder.encode(last.scanlines!);
-        last.scanlines = null;
-      }
-      this.emit(last, lastRows);
+      // Rows never placed (from the filter byte of the first one on) may hold a reused buffer's earlier bytes.
+      last.scanlines!.fill(0, scanlineOffset(IMAGE_ROW_BYTES, lastRows) - 1);
+      const png = this.encoder.encode(last.scanlines!);
+      this.emit(png.parts, png.crc, lastRows);
     }
     if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
     if (this.withLabels) {
@@ -189,23 +190,33 @@ export class ImageSheets {
     return this.block.subarray(this.blockUsed - bytes, this.blockUsed);
   }
 
-  /** Image `image` is encoded: its scanlines are free again, and its PNG goes into the zip or waits for its turn. */
+  /**
+   * Image `image` is encoded (`png` is the encoder's, valid until its next call): its scanlines are free again, and
+   * its PNG goes into the zip, or is copied to wait for its turn.
+   */
   private encoded(image: number, png: EncodedPng): void {
     const sheet = this.open[image]!;
     this.spare.push(sheet.scanlines!);
     sheet.scanlines = null;
-    sheet.png = png;
-    if (image === this.nextImage) this.emitCompleted();
-    else sheet.png = this.hold(png);
+    if (image !== this.nextImage) {
+      sheet.png = this.hold(png.parts);
+      sheet.crc = png.crc;
+      return;
+    }
+    this.emit(png.parts, png.crc, this.flowsPerImage);
+    for (let next = this.open[this.nextImage]; next?.png; next = this.open[this.nextImage]) {
+      this.whole[0] = next.png;
+      this.emit(this.whole, next.crc, this.flowsPerImage);
+    }
   }
 
   /**
-   * The PNG copied into one piece of a shared block: deflate's output sits in a buffer of its chunk size (16 KiB or
-   * more), which thousands of waiting PNGs would each keep.
+   * The PNG's parts copied into one piece of a shared block: deflate's output sits in a buffer of its chunk size (16
+   * KiB or more), which thousands of waiting PNGs would each keep.
    */
-  private hold(png: EncodedPng): EncodedPng {
+  private hold(parts: readonly Uint8Array[]): Uint8Array {
     let size = 0;
-    for (const part of png.parts) size += part.length;
+    for (const part of parts) size += part.length;
     if (this.heldUsed + size > this.held.length) {
       this.held = new Uint8Array(Math.max(size, HELD_BLOCK_BYTES));
       this.heldUsed = 0;
@@ -213,23 +224,16 @@ export class ImageSheets {
     const copy = this.held.subarray(this.heldUsed, this.heldUsed + size);
     this.heldUsed += size;
     let at = 0;
-    for (const part of png.parts) {
+    for (const part of parts) {
       copy.set(part, at);
       at += part.length;
     }
-    return { parts: [copy], crc: png.crc };
+    return copy;
   }
 
-  private emitCompleted(): void {
-    for (let sheet = this.open[this.nextImage]; sheet?.png; sheet = this.open[this.nextImage]) {
-      this.emit(sheet, this.flowsPerImage);
-    }
-  }
-
-  /** Writes the encoded image `nextImage`, with its first `rows` rows' manifest lines in an unlabelled run. */
-  private emit(sheet: Sheet, rows: number): void {
-    const png = sheet.png!;
-    this.zip.addParts(imageEntryName(this.nextImage), png.parts, png.crc);
+  /** Writes image `nextImage` (its PNG in `parts`), with its first `rows` rows' manifest lines in an unlabelled run. */
+  private emit(parts: readonly Uint8Array[], crc: number, rows: number): void {
+    this.zip.addParts(imageEntryName(this.nextImage), parts, crc);
     if (!this.withLabels) this.lines(this.nextImage, rows, undefined);
     this.open[this.nextImage] = undefined;
     this.nextImage++;

@@ -22,15 +22,21 @@ const MAX32 = 0xffffffff;
 const COPY_CHUNK = 1 << 20;
 
 interface EntryRecord {
-  name: Buffer;
+  name: string;
+  nameLength: number;
   crc: number;
   size: number;
   offset: number;
 }
 
+/** Room for a header or record with the longest name (a 16-bit length) and its Zip64 extra field. */
+const SCRATCH_BYTES = 46 + MAX16 + 4 + 3 * 8;
+
 export class ZipWriter {
   private readonly out: OutputFile;
   private readonly entries: EntryRecord[] = [];
+  /** Headers and records are written through one buffer (tens of thousands of entries: no buffer per entry). */
+  private readonly scratch = Buffer.alloc(SCRATCH_BYTES);
 
   constructor(path: string) {
     this.out = new OutputFile(path);
@@ -110,11 +116,14 @@ export class ZipWriter {
   }
 
   private writeLocalHeader(name: string, crc: number, size: number): void {
-    const entry = { name: Buffer.from(name, "utf8"), crc, size, offset: this.out.bytes };
-    this.entries.push(entry);
+    const nameLength = Buffer.byteLength(name, "utf8");
+    if (nameLength > MAX16) throw new RangeError(`zip entry name over 65,535 bytes: ${name.slice(0, 40)}…`);
+    this.entries.push({ name, nameLength, crc, size, offset: this.out.bytes });
     // Stored: compressed size = size. Zip64 in the local header only for a size that needs it.
     const zip64 = size >= MAX32;
-    const header = Buffer.alloc(30 + entry.name.length + (zip64 ? 20 : 0));
+    const header = this.scratch;
+    const length = 30 + nameLength + (zip64 ? 20 : 0);
+    header.fill(0, 0, 30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION_PLAIN, 4);
     header.writeUInt16LE(UTF8_NAMES, 6);
@@ -124,51 +133,55 @@ export class ZipWriter {
     header.writeUInt32LE(crc, 14);
     header.writeUInt32LE(zip64 ? MAX32 : size, 18);
     header.writeUInt32LE(zip64 ? MAX32 : size, 22);
-    header.writeUInt16LE(entry.name.length, 26);
+    header.writeUInt16LE(nameLength, 26);
     header.writeUInt16LE(zip64 ? 20 : 0, 28);
-    entry.name.copy(header, 30);
+    header.write(name, 30, nameLength, "utf8");
     if (zip64) {
-      const extra = 30 + entry.name.length;
+      const extra = 30 + nameLength;
       header.writeUInt16LE(0x0001, extra);
       header.writeUInt16LE(16, extra + 2);
       header.writeBigUInt64LE(BigInt(size), extra + 4);
       header.writeBigUInt64LE(BigInt(size), extra + 12);
     }
-    this.out.write(header);
+    this.out.write(header, 0, length);
   }
 
   private writeCentralRecord(entry: EntryRecord): void {
     // The Zip64 extra field holds, in this order, only the values that do not fit their 32-bit fields.
-    const large = [entry.size, entry.size, entry.offset].filter((value) => value >= MAX32);
     const sizeLarge = entry.size >= MAX32;
     const offsetLarge = entry.offset >= MAX32;
-    const extraLength = large.length > 0 ? 4 + 8 * large.length : 0;
-    const record = Buffer.alloc(46 + entry.name.length + extraLength);
+    const large = (sizeLarge ? 2 : 0) + (offsetLarge ? 1 : 0);
+    const extraLength = large > 0 ? 4 + 8 * large : 0;
+    const record = this.scratch;
+    const length = 46 + entry.nameLength + extraLength;
+    record.fill(0, 0, 46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(MADE_BY, 4);
-    record.writeUInt16LE(large.length > 0 ? VERSION_ZIP64 : VERSION_PLAIN, 6);
+    record.writeUInt16LE(large > 0 ? VERSION_ZIP64 : VERSION_PLAIN, 6);
     record.writeUInt16LE(UTF8_NAMES, 8);
     record.writeUInt16LE(DOS_TIME, 12);
     record.writeUInt16LE(DOS_DATE, 14);
     record.writeUInt32LE(entry.crc, 16);
     record.writeUInt32LE(sizeLarge ? MAX32 : entry.size, 20);
     record.writeUInt32LE(sizeLarge ? MAX32 : entry.size, 24);
-    record.writeUInt16LE(entry.name.length, 28);
+    record.writeUInt16LE(entry.nameLength, 28);
     record.writeUInt16LE(extraLength, 30);
     record.writeUInt32LE(FILE_MODE, 38);
     record.writeUInt32LE(offsetLarge ? MAX32 : entry.offset, 42);
-    entry.name.copy(record, 46);
+    record.write(entry.name, 46, entry.nameLength, "utf8");
     if (extraLength > 0) {
-      let at = 46 + entry.name.length;
+      let at = 46 + entry.nameLength;
       record.writeUInt16LE(0x0001, at);
-      record.writeUInt16LE(8 * large.length, at + 2);
+      record.writeUInt16LE(8 * large, at + 2);
       at += 4;
-      for (const value of large) {
-        record.writeBigUInt64LE(BigInt(value), at);
-        at += 8;
+      if (sizeLarge) {
+        record.writeBigUInt64LE(BigInt(entry.size), at);
+        record.writeBigUInt64LE(BigInt(entry.size), at + 8);
+        at += 16;
       }
+      if (offsetLarge) record.writeBigUInt64LE(BigInt(entry.offset), at);
     }
-    this.out.write(record);
+    this.out.write(record, 0, length);
   }
 }
 
