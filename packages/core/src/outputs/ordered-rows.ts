@@ -68,20 +68,37 @@ export class OrderedRows {
     this.waitingRows++;
   }
 
+  /**
+   * Passes on the rows that are now in order. Rows that follow each other in a chunk as well (sessions that ended
+   * in the order they started, as most short ones do) go to the sink in one call.
+   */
   private drain(): void {
+    let run: Uint8Array | null = null;
+    let runStart = 0;
+    let runEnd = 0;
     for (;;) {
       const at = 4 * (this.next & this.mask);
       const chunkIndex = this.index[at] - 1;
-      if (chunkIndex < 0) return;
+      if (chunkIndex < 0) break;
       const offset = this.index[at + 1];
       const length = this.index[at + 2];
-      this.sink(this.chunks[chunkIndex]!, offset, offset + length);
+      const chunk = this.chunks[chunkIndex]!;
+      if (chunk === run && offset === runEnd) {
+        runEnd += length;
+      } else {
+        if (run !== null) this.sink(run, runStart, runEnd);
+        run = chunk;
+        runStart = offset;
+        runEnd = offset + length;
+      }
       this.index[at] = 0;
       this.waitingBytes -= length;
       this.waitingRows--;
       this.next++;
+      // A released chunk is reused only by a later put, so the run still holding it is passed on intact.
       if (--this.liveRows[chunkIndex] === 0 && chunkIndex !== this.current) this.release(chunkIndex);
     }
+    if (run !== null) this.sink(run, runStart, runEnd);
   }
 
   private newChunk(length: number): void {
