@@ -5,7 +5,11 @@ import fs from "node:fs";
 import { TracemillError } from "@tracemill/core/errors";
 import type { DigestFeed } from "./digest-feed.js";
 
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * 1 MiB: against 4 MiB, about 0.04 CPU-s less per 240 MB (bench-small, 2 × 21 alternated runs), less memory to
+ * fault in and the chunk still in cache when walked and copied; 256 and 512 KiB gained nothing more.
+ */
+export const CHUNK_BYTES = 1024 * 1024;
 
 export class FedFile {
   /** Bytes of the file read so far. */

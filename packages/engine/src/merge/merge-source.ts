@@ -20,7 +20,7 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** How many chunks a synchronous pass reads between turns of the event loop (64 MiB with 4 MiB chunks). */
+/** How many chunks a synchronous pass reads between turns of the event loop (16 MiB with 1 MiB chunks). */
 export const CHUNKS_PER_TURN = 16;
 
 /** The next packet of a source, refilling as needed; null at the end. */
