@@ -5,7 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { TracemillError } from "@tracemill/core/errors";
 import type { ExtractSummary } from "@tracemill/engine/extract";
-import { SingleBar } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import { Command } from "commander";
 import { addSessionOptions, type SessionCommandOptions, sessionOptions, withExtension } from "./capability-output.js";
 
@@ -26,7 +26,7 @@ export function extractCommand(): Command {
     const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
     const summaryPath =
       options.summary ?? (toStdout ? path.join(scratch!, "summary.json") : withExtension(csvPath, ".summary.json"));
-    const bar = process.stderr.isTTY ? progressBar() : undefined;
+    const bar = process.stderr.isTTY ? await progressBar() : undefined;
     try {
       const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(capture, {
@@ -57,7 +57,9 @@ export function extractCommand(): Command {
   });
 }
 
-function progressBar(): SingleBar {
+/** The bar's module is loaded only here: every command's start-up would otherwise pay for it. */
+async function progressBar(): Promise<SingleBar> {
+  const { SingleBar } = await import("cli-progress");
   const bar = new SingleBar({
     format: "extracting [{bar}] {percentage}% | {rate} packets/s | ETA {eta_formatted}",
     stream: process.stderr,
