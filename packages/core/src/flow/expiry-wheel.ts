@@ -1,9 +1,16 @@
 // Idle expiry in O(1) per packet: sessions sit in time buckets (a timing wheel), checked when their bucket's time
 // is over, so a packet touches only its own session and a session ends at most one bucket width late.
-import { N_LAST_TIME, type Session, type SessionStore, W_GENERATION } from "./session.js";
+import { N_LAST_TIME, type Session, type SessionStore, W_GENERATION, W_HASH } from "./session.js";
+import type { SessionIndex } from "./session-index.js";
 
 /** Buckets per idle timeout: a session's end is noticed at most idleTimeout / 1024 after it is due. */
 const BUCKETS_PER_TIMEOUT = 1024;
+/**
+ * Entries handled together. Their records have mostly left the cache (an idle timeout since the last packet); each
+ * batch first reads one word of every line it will need, in loops of independent loads, so that the misses overlap
+ * instead of coming one after another (JavaScript has no prefetch instruction; a load whose value is summed is one).
+ */
+const BATCH = 32;
 
 /**
  * Each live session has one entry, in the bucket of the time it was last checked. When a bucket's time is over,
@@ -27,12 +34,17 @@ export class ExpiryWheel<T> {
    */
   due = Number.POSITIVE_INFINITY;
   private count = 0;
+  /** The due records of the batch being handled. */
+  private readonly ending = new Int32Array(BATCH);
+  /** The sum of the batches' early reads: a field a caller could read, so the JIT keeps the reads. */
+  touched = 0;
 
-  /** `records` holds every session record by its store slot (the flow table fills it). */
+  /** `records` holds every session record by its store slot (the flow table fills it); `index` is the table's index. */
   constructor(
     idleTimeoutNs: number,
     private readonly records: readonly Session<T>[],
     private readonly store: SessionStore,
+    private readonly index: SessionIndex,
   ) {
     this.width = Math.max(1, Math.ceil(idleTimeoutNs / BUCKETS_PER_TIMEOUT));
     const size = BUCKETS_PER_TIMEOUT + 2;
@@ -68,24 +80,27 @@ export class ExpiryWheel<T> {
   expire(limit: number, end: (session: Session<T>) => void): void {
     if (this.count === 0) return;
     const width = this.width;
-    const records = this.records;
     while ((this.cursor + 1) * width <= limit && this.count > 0) {
       const at = this.cursor % this.lengths.length;
       const slots = this.slots[at];
       const generations = this.generations[at];
       const length = this.take(at);
-      for (let i = 0; i < length; i++) {
-        // The record's store line tells whether the entry is current and due; its object is loaded to end it only.
-        const slot = slots[i];
-        const generation = generations[i];
-        if (this.store.words[this.store.recordWords * slot + W_GENERATION] !== generation) continue;
-        const lastTime = this.store.numbers[this.store.recordNumbers * slot + N_LAST_TIME];
-        if (lastTime < limit) {
-          this.store.touch(slot);
-          end(records[slot]);
-        } else {
-          this.push(slot, generation, lastTime);
+      for (let from = 0; from < length; from += BATCH) {
+        const to = Math.min(length, from + BATCH);
+        this.touchFirstLines(slots, from, to);
+        // The record's first line tells whether the entry is current and due; the rest is loaded to end it only.
+        const words = this.store.words;
+        const numbers = this.store.numbers;
+        let due = 0;
+        for (let i = from; i < to; i++) {
+          const slot = slots[i];
+          const generation = generations[i];
+          if (words[this.store.recordWords * slot + W_GENERATION] !== generation) continue;
+          const lastTime = numbers[this.store.recordNumbers * slot + N_LAST_TIME];
+          if (lastTime < limit) this.ending[due++] = slot;
+          else this.push(slot, generation, lastTime);
         }
+        this.endDue(due, end);
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;
@@ -97,24 +112,53 @@ export class ExpiryWheel<T> {
 
   /** Calls `end` for every live session, oldest bucket first, and empties the wheel. */
   drain(end: (session: Session<T>) => void): void {
-    const records = this.records;
     for (let n = 0; this.count > 0 && n < this.lengths.length; n++) {
       const at = (this.cursor + n) % this.lengths.length;
       const slots = this.slots[at];
       const generations = this.generations[at];
       const length = this.take(at);
-      for (let i = 0; i < length; i++) {
-        const slot = slots[i];
-        if (this.store.words[this.store.recordWords * slot + W_GENERATION] === generations[i]) {
-          this.store.touch(slot);
-          end(records[slot]);
+      for (let from = 0; from < length; from += BATCH) {
+        const to = Math.min(length, from + BATCH);
+        this.touchFirstLines(slots, from, to);
+        const words = this.store.words;
+        let due = 0;
+        for (let i = from; i < to; i++) {
+          const slot = slots[i];
+          if (words[this.store.recordWords * slot + W_GENERATION] === generations[i]) this.ending[due++] = slot;
         }
+        this.endDue(due, end);
       }
       this.spareSlots = slots;
       this.spareGenerations = generations;
     }
     this.cursor = -1;
     this.due = Number.POSITIVE_INFINITY;
+  }
+
+  /** Loads the first line of the records of entries [from, to) together. */
+  private touchFirstLines(slots: Int32Array, from: number, to: number): void {
+    const words = this.store.words;
+    const stride = this.store.recordWords;
+    let sum = 0;
+    for (let i = from; i < to; i++) sum = (sum + words[stride * slots[i] + W_GENERATION]) | 0;
+    this.touched = sum;
+  }
+
+  /**
+   * Ends the batch's `count` due records, in entry order, after loading together every line ending reads: each
+   * record's lines and object, then its index line (the index removes it).
+   */
+  private endDue(count: number, end: (session: Session<T>) => void): void {
+    if (count === 0) return;
+    const due = this.ending;
+    const records = this.records;
+    const words = this.store.words;
+    const stride = this.store.recordWords;
+    let sum = 0;
+    for (let i = 0; i < count; i++) sum = (sum + this.store.lines(due[i]) + records[due[i]].slot) | 0;
+    for (let i = 0; i < count; i++) sum = (sum + this.index.peek(words[stride * due[i] + W_HASH])) | 0;
+    this.touched = sum;
+    for (let i = 0; i < count; i++) end(records[due[i]]);
   }
 
   /** Empties bucket `at` by giving it the spare arrays; returns how many entries its old arrays hold. */

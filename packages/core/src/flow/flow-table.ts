@@ -71,7 +71,7 @@ export class FlowTable<T> {
       }
     }
     this.store = new SessionStore(options.stateNumbers ?? 0);
-    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store);
+    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store, this.index);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
       time: 0,

@@ -24,6 +24,11 @@ export class SessionIndex {
     place(this.table, this.mask, hash, record + 1);
   }
 
+  /** Reads the home slot of `hash` (its value means nothing): loads that line ahead of a lookup or removal. */
+  peek(hash: number): number {
+    return this.table[2 * (hash & this.mask) + 1];
+  }
+
   /** Removes with backward-shift deletion, so lookups never need tombstones. */
   remove(hash: number, record: number): void {
     const table = this.table;

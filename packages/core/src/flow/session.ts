@@ -62,8 +62,6 @@ export class SessionStore {
   readonly recordNumbers: number;
   /** Where the owner's state starts in a record, in numbers. */
   readonly stateStart = FIELD_BYTES / 8;
-  /** The sum of touch()'s reads: a field a caller could read, so the JIT keeps the reads. */
-  touched = 0;
   private count = 0;
 
   constructor(stateNumbers = 0) {
@@ -74,15 +72,15 @@ export class SessionStore {
   }
 
   /**
-   * Reads one word of each cache line of record `slot` at once, so that the lines load together: a record that
-   * ends has usually left the cache (an idle timeout after its last packet), and ending it reads every line, one
-   * by one between formatting otherwise.
+   * Reads one word of each cache line of record `slot` and returns their sum: a caller that does this for several
+   * records in a row, before using them, has their lines load together rather than one miss after another (a
+   * record that ends has usually left the cache: an idle timeout after its last packet).
    */
-  touch(slot: number): void {
+  lines(slot: number): number {
     const words = this.words;
     let sum = 0;
     for (let i = this.recordWords * slot, end = i + this.recordWords; i < end; i += 16) sum = (sum + words[i]) | 0;
-    this.touched = sum;
+    return sum;
   }
 
   /** A slot for a new record (records are reused, so this runs once per record); may replace the arrays. */
@@ -207,6 +205,11 @@ export class Session<T = unknown> {
   /** Bytes sent by the backward side. */
   get bwdBytes(): number {
     return this.store.numbers[this.n + N_BWD_BYTES];
+  }
+
+  /** The forward (`forward` true) or backward IPv4 address as a 32-bit word, first octet in the top byte (IPv4 only). */
+  ipv4(forward: boolean): number {
+    return this.store.words[this.w + (forward ? 0 : 4)];
   }
 
   /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */

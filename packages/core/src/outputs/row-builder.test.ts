@@ -31,6 +31,18 @@ describe("RowBuilder", () => {
     }
   });
 
+  it("writes an IPv4 address from its word as from its bytes, and integer runs as single integers", () => {
+    const words = [0, 1, 0x7f000001, 0xc0a800ff, 0x0a090063, 0x64646464, 0xffffffff | 0, 0x80000000 | 0];
+    for (let i = 0; i < 500; i++) words.push((Math.random() * 2 ** 32) | 0);
+    for (const word of words) {
+      const bytes = new Uint8Array([word >>> 24, (word >>> 16) & 255, (word >>> 8) & 255, word & 255]);
+      expect(format((r) => r.ipv4(word))).toBe(format((r) => r.address(bytes, 4)));
+    }
+    const values = new Float64Array([5, 0, 9, 10, 99, 100, 123456, 2 ** 31, 2 ** 53 - 1]);
+    expect(format((r) => r.ints(values, 1, 8))).toBe("0,9,10,99,100,123456,2147483648,9007199254740991");
+    expect(format((r) => r.ints(values, 0, 0))).toBe("");
+  });
+
   it("writes nanosecond durations as seconds with up to 9 decimals, rounding non-integers half up", () => {
     const values = [0, 1, 999_999_999, 1e9, 1_500_000_000, 123_456_789_012, 2.5, 0.49, 86_400e9 * 365 * 100];
     expect(

@@ -40,6 +40,16 @@ export class RowBuilder {
     else this.digits(value);
   }
 
+  /** `count` integer columns at once: values[at], values[at + 1], … (each a non-negative integer below 2^53). */
+  ints(values: Float64Array, at: number, count: number): void {
+    for (let i = at, end = at + count; i < end; i++) {
+      const value = values[i];
+      this.separate();
+      if (value < 10) this.bytes[this.length++] = ZERO + value;
+      else this.digits(value);
+    }
+  }
+
   /** `count` columns of 0 at once (the statistics of an empty set): what `count` calls of int(0) write. */
   zeros(count: number): void {
     if (this.length + 2 * count + 1 > this.bytes.length) this.ensure(2 * count);
@@ -157,6 +167,30 @@ export class RowBuilder {
       }
     }
     if (quoted) out[this.length++] = 34;
+  }
+
+  /** An IPv4 address given as its 32-bit word (first octet in the top byte), in dotted decimal. */
+  ipv4(word: number): void {
+    this.separate();
+    const out = this.bytes;
+    let at = this.length;
+    for (let shift = 24; shift >= 0; shift -= 8) {
+      const b = (word >>> shift) & 255;
+      if (b >= 100) {
+        const h = (b / 100) | 0;
+        const pair = 2 * (b - h * 100);
+        out[at++] = ZERO + h;
+        out[at++] = PAIRS[pair];
+        out[at++] = PAIRS[pair + 1];
+      } else if (b >= 10) {
+        out[at++] = PAIRS[2 * b];
+        out[at++] = PAIRS[2 * b + 1];
+      } else {
+        out[at++] = ZERO + b;
+      }
+      out[at++] = DOT;
+    }
+    this.length = at - 1;
   }
 
   /** An IPv4 address (4 bytes) in dotted decimal, or an IPv6 address (16 bytes) in RFC 5952 text. */

@@ -12,9 +12,15 @@ export const endpoints: Extractor = {
     row.int(session.protocol);
     const whole = Math.floor(session.firstTime / NS);
     row.epoch(session.baseSec + whole, session.firstTime - whole * NS);
-    row.address(session.address(true, scratch), session.ipVersion);
-    row.int(session.fwdPort);
-    row.address(session.address(false, scratch), session.ipVersion);
+    if (session.ipVersion === 4) {
+      row.ipv4(session.ipv4(true));
+      row.int(session.fwdPort);
+      row.ipv4(session.ipv4(false));
+    } else {
+      row.address(session.address(true, scratch), 6);
+      row.int(session.fwdPort);
+      row.address(session.address(false, scratch), 6);
+    }
     row.int(session.bwdPort);
   },
 };

@@ -21,6 +21,6 @@ export const flagCounts: Extractor = {
     if (flags & TcpFlag.ECE) s[at + 6]++;
   },
   finish(s, _fwd, _bwd, at, _session, row) {
-    for (let i = 0; i < FLAGS.length; i++) row.int(s[at + i]);
+    row.ints(s, at, FLAGS.length);
   },
 };
