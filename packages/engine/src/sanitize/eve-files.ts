@@ -7,7 +7,6 @@ import {
   EveTimeReader,
   eveFlowKey,
   eveFlowKeyOfText,
-  eveMembers,
   parseEveTimestamp,
   parseIpAddress,
   readIpAddress,
@@ -45,7 +44,6 @@ export class EveFlowReader {
   unwanted: FlowKey | undefined;
   private readonly times = new EveTimeReader();
   private readonly time: TimeOut = { sec: 0, nsec: 0 };
-  private readonly found = new Int32Array(2);
   private readonly flow: AttackFlow = {
     protocol: 0,
     src: new Uint8Array(4),
@@ -132,11 +130,7 @@ export class EveFlowReader {
     const f = this.flow;
     const srcBytes = this.addressAt(b, src, end, 0);
     const dstBytes = this.addressAt(b, dst, end, 1);
-    const found = this.found;
-    if (flowFrom < 0 || eveMembers(b, flowFrom, end, keys.start, keys.end, found) < 0) return;
-    f.startUs = this.timeAt(b, found[0], end);
-    f.endUs = this.timeAt(b, found[1], end);
-    if (!srcBytes || !dstBytes || f.startUs < 0 || f.endUs < 0) return;
+    if (flowFrom < 0 || !this.readInterval(b, flowFrom, end) || !srcBytes || !dstBytes) return;
     f.protocol = protocol;
     f.src = srcBytes;
     f.srcPort = Math.max(srcPort, 0);
@@ -183,10 +177,39 @@ export class EveFlowReader {
     return out;
   }
 
-  private timeAt(b: Uint8Array, at: number, end: number): number {
-    const close = at >= 0 && b[at] === QUOTE ? stringEnd(b, at + 1, end) : -1;
-    if (close < 0 || !this.times.read(b, at + 1, close, this.time)) return -1;
-    return this.time.sec * 1_000_000 + Math.floor(this.time.nsec / 1000);
+  /**
+   * Reads "start" and "end" of the flow object at b[at] into the flow, each timestamp scanned once, and stops as soon
+   * as both are read (nothing after them is needed); false when one is missing or does not read.
+   */
+  private readInterval(b: Uint8Array, at: number, end: number): boolean {
+    const f = this.flow;
+    let haveStart = false;
+    let haveEnd = false;
+    if (b[at] !== 123) return false;
+    let i = at + 1;
+    for (;;) {
+      const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
+      if (keyEnd < 0 || b[keyEnd + 1] !== 58) return false;
+      const v = keyEnd + 2;
+      const isStart = bytesEqual(b, i + 1, keyEnd, keys.start);
+      let next: number;
+      if (isStart || bytesEqual(b, i + 1, keyEnd, keys.end)) {
+        const close = b[v] === QUOTE ? stringEnd(b, v + 1, end) : -1;
+        if (close < 0 || !this.times.read(b, v + 1, close, this.time)) return false;
+        const us = this.time.sec * 1_000_000 + Math.floor(this.time.nsec / 1000);
+        if (isStart) {
+          f.startUs = us;
+          haveStart = true;
+        } else {
+          f.endUs = us;
+          haveEnd = true;
+        }
+        if (haveStart && haveEnd) return true;
+        next = close + 1;
+      } else next = skipValue(b, v, end);
+      if (next < 0 || b[next] !== 44) return false;
+      i = next + 1;
+    }
   }
 }
 

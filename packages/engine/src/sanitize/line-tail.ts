@@ -1,6 +1,7 @@
 // Reads the lines a running program appends to a file, so EVE lines are handled while Suricata is still working.
 // Lines come as byte ranges of a reused buffer: EVE files run to hundreds of megabytes, and most of a line is never
 // needed as text.
+import { readSync } from "node:fs";
 import fs from "node:fs/promises";
 
 const readBytes = 4 * 1024 * 1024;
@@ -40,7 +41,9 @@ export class LineTail {
         this.buffer = grown;
       }
       const b = this.buffer;
-      const { bytesRead } = await this.handle.read(b, this.kept, b.length - this.kept, this.offset);
+      // Read in place rather than on the thread pool: the bytes were just written and sit in the page cache, and
+      // a hop to a pool thread and back costs two thread switches per read on a busy machine.
+      const bytesRead = readSync(this.handle.fd, b, this.kept, b.length - this.kept, this.offset);
       if (bytesRead === 0) return;
       this.offset += bytesRead;
       const filled = this.kept + bytesRead;
