@@ -5,8 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { createDecodedPacket, ImageRows } from "@tracemill/core";
 import { PNG } from "pngjs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ImageSheets } from "./image-sheets.js";
+import { PngWorker } from "./png-worker.js";
 import type { ZipWriter } from "./zip-writer.js";
 
 let dir = "";
@@ -113,11 +114,11 @@ describe("ImageSheets", () => {
 
   it("deflates on a worker thread into the same bytes, images in order, with a bounded queue", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
-    const run = (threads: boolean) => {
+    const run = (workerAfter: number | null) => {
       const entries: { name: string; bytes: Buffer; crc: number }[] = [];
-      const manifest = path.join(dir, `manifest-${threads}.csv`);
+      const manifest = path.join(dir, `manifest-${workerAfter}.csv`);
       // 1 byte of pending scanlines: the bound of two images is hit on every image.
-      const sheets = new ImageSheets(bytesZip(entries), 3, manifest, [], threads, 1);
+      const sheets = new ImageSheets(bytesZip(entries), 3, manifest, [], workerAfter, 1);
       const rows = new ImageRows();
       for (let seq = 0; seq < 200; seq++) {
         sheets.place(rows, seq, seq);
@@ -135,15 +136,23 @@ describe("ImageSheets", () => {
       expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
       return { entries, manifest: fs.readFileSync(manifest) };
     };
-    const here = run(false);
-    const worker = run(true);
+    const here = run(null);
+    const worker = run(0);
+    // The worker takes over after 20 images (3 scanlines of 281 bytes each) deflated here: 46 of the 66 complete
+    // images go to it (the last, padded one is deflated here at the end).
+    const submit = vi.spyOn(PngWorker.prototype, "submit");
+    const later = run(20 * 3 * 281);
+    expect(submit).toHaveBeenCalledTimes(46);
+    submit.mockRestore();
     expect(worker.entries.map((entry) => entry.name)).toEqual(here.entries.map((entry) => entry.name));
     expect(here.entries[66].name).toBe("images/image-000067.png");
-    for (const [i, entry] of worker.entries.entries()) {
-      expect(entry.bytes.equals(here.entries[i].bytes)).toBe(true);
-      expect(entry.crc).toBe(here.entries[i].crc);
+    for (const other of [worker, later]) {
+      for (const [i, entry] of other.entries.entries()) {
+        expect(entry.bytes.equals(here.entries[i].bytes)).toBe(true);
+        expect(entry.crc).toBe(here.entries[i].crc);
+      }
+      expect(other.manifest.equals(here.manifest)).toBe(true);
     }
-    expect(worker.manifest.equals(here.manifest)).toBe(true);
     // The pixels really went through: the last image's padding row is zero, its first row is row 198's bytes.
     const last = PNG.sync.read(worker.entries[66].bytes, { skipRescale: true });
     expect(last.data[4 * 280]).toBe((199 * 7) % 256);
@@ -152,7 +161,7 @@ describe("ImageSheets", () => {
 
   it("stops the worker when discarded mid-run", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
-    const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], true);
+    const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], 0);
     const rows = new ImageRows();
     sheets.place(rows, 0, 0);
     sheets.final(0);

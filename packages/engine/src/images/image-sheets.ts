@@ -1,7 +1,8 @@
 // Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
 // each image as soon as all its rows are final (full, or their session ended), and writes it into the zip, with its
-// manifest lines, once every earlier image is written. With `threads`, images are deflated on a worker thread, in the
-// same bytes. In a labelled run the manifest lines wait for their sessions' labels, apart from the images.
+// manifest lines, once every earlier image is written. Past a given amount of scanlines, images are deflated on a
+// worker thread, in the same bytes. In a labelled run the manifest lines wait for their sessions' labels, apart from
+// the images.
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
@@ -69,26 +70,30 @@ export class ImageSheets {
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
-  private readonly worker: PngWorker | null;
+  private worker: PngWorker | null = null;
+  /** Scanline bytes deflated here after which the worker starts (null: never). */
+  private readonly workerAfter: number | null;
+  private deflatedHere = 0;
   private readonly maxPending: number;
   private readonly take = (image: number, data: Uint8Array) => this.encoded(image, this.encoder.wrap(data));
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
    * `labelColumns` are added to the manifest of a labelled run (every session then gives its labels to `labels`);
-   * `threads` deflates images on a worker thread, with at most `maxPendingBytes` of scanlines (and at least two
-   * images) waiting for it.
+   * once `workerAfterBytes` of scanlines were deflated here (0: from the first image; null: never), images are
+   * deflated on a worker thread, with at most `maxPendingBytes` of scanlines (and at least two images) waiting for it.
    */
   constructor(
     private readonly zip: ZipWriter,
     private readonly flowsPerImage: number,
     manifestPath: string,
     labelColumns: readonly string[],
-    threads = false,
+    workerAfterBytes: number | null = null,
     maxPendingBytes = MAX_PENDING_BYTES,
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
-    this.worker = threads ? new PngWorker() : null;
+    this.workerAfter = workerAfterBytes;
+    if (workerAfterBytes === 0) this.worker = new PngWorker();
     this.maxPending = Math.max(2, Math.floor(maxPendingBytes / scanlinesLength(IMAGE_ROW_BYTES, flowsPerImage)));
     this.withLabels = labelColumns.length > 0;
     this.manifestFd = fs.openSync(manifestPath, "w");
@@ -120,8 +125,12 @@ export class ImageSheets {
     const sheet = this.open[image];
     if (!sheet?.scanlines) throw new RangeError(`row ${seq} final but never placed`);
     if (++sheet.final < this.flowsPerImage) return;
+    if (!this.worker && this.workerAfter !== null && this.deflatedHere >= this.workerAfter) {
+      this.worker = new PngWorker();
+    }
     const worker = this.worker;
     if (!worker) {
+      this.deflatedHere += sheet.scanlines.length;
       this.encoded(image, this.encoder.encode(sheet.scanlines));
       return;
     }
@@ -183,7 +192,7 @@ export class ImageSheets {
     if (this.blockUsed + bytes > this.block.length) {
       const size = Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes));
       // The worker reads scanlines where they are: shared memory, no copy and no transfer of a whole block.
-      this.block = new Uint8Array(this.worker ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+      this.block = new Uint8Array(this.workerAfter !== null ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
       this.blockUsed = 0;
     }
     this.blockUsed += bytes;
