@@ -8,7 +8,6 @@ import {
   DecodeKind,
   EndReason,
   FeatureSet,
-  type FeatureState,
   type FlowPacket,
   FlowTable,
   FragmentTracker,
@@ -27,8 +26,11 @@ export interface FlowOptions {
   length?: "ip" | "frame";
 }
 
-/** A session as the pipeline's hooks see it: the features' state, and the hook's own state (`extra`). */
-export type PipelineSession<S> = Session<{ features: FeatureState; extra: S }>;
+/**
+ * A session as the pipeline's hooks see it: its state is the hook's own (undefined without `createState`: no object
+ * per record for the garbage collector to mark); the features' state is found from the slot (FeatureSet.stateOf).
+ */
+export type PipelineSession<S> = Session<S>;
 
 export interface FlowHooks<S = undefined> {
   /** Creates a hook state for a session record (records are reused: reset it in onSessionStart). */
@@ -36,7 +38,7 @@ export interface FlowHooks<S = undefined> {
   onSessionStart?(session: PipelineSession<S>, packet: FlowPacket): void;
   /** Every packet of a session, the first included, with its captured bytes (valid during the call only). */
   onPacket?(session: PipelineSession<S>, packet: FlowPacket, captured: CapturedPacket): void;
-  /** The session ended; `features.finish(session.state.features, session, row)` writes its feature columns. */
+  /** The session ended; `features.finish(features.stateOf(session.slot), session, row)` writes its feature columns. */
   onSessionEnd(session: PipelineSession<S>, features: FeatureSet): void;
 }
 
@@ -93,11 +95,11 @@ export async function runFlowPipeline<S = undefined>(
   let stride = 0;
   let stateStart = 0;
 
-  const table: FlowTable<{ features: FeatureState; extra: S }> = new FlowTable<{ features: FeatureState; extra: S }>(
+  const table: FlowTable<S> = new FlowTable<S>(
     {
-      createState(slot) {
+      createState() {
         features.useSlab(table.stateArray, stride, stateStart);
-        return { features: table.stateOffset(slot), extra: hooks.createState?.() as S };
+        return hooks.createState?.() as S;
       },
       onStart(session, packet) {
         features.init(packet.slot * stride + stateStart);

@@ -91,13 +91,13 @@ export async function runSessionPass<S>(
           }
         : {
             createState: () => hooks.createState(slots++),
-            onSessionStart: (session) => hooks.onStart(session.state.extra, session),
+            onSessionStart: (session) => hooks.onStart(session.state, session),
             // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
             onPacket: hooks.onPacket,
             onSessionEnd(session, features) {
               row.start();
               features.finish(features.stateOf(session.slot), session, row);
-              hooks.onEnd(session.state.extra, session, row);
+              hooks.onEnd(session.state, session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);
               rows++;
