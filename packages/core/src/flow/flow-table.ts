@@ -205,7 +205,9 @@ export class FlowTable<T> {
       store[n + N_BWD_PACKETS]++;
       store[n + N_BWD_BYTES] += length;
     }
-    if (protocol === 6) this.trackClose(session, packet.tcpFlags, forward);
+    // Most TCP packets carry neither flag: tested here, so that they cost no call.
+    if (protocol === 6 && (packet.tcpFlags & (TcpFlag.RST | TcpFlag.FIN)) !== 0)
+      this.trackClose(session, packet.tcpFlags, forward);
     this.hooks.onPacket(session, packet);
     return session;
   }
@@ -228,9 +230,8 @@ export class FlowTable<T> {
     });
   }
 
-  /** A TCP packet: a RST closes the session, and so does the second side's FIN. */
+  /** A TCP packet with RST or FIN: a RST closes the session, and so does the second side's FIN. */
   private trackClose(session: Session<T>, flags: number, forward: boolean): void {
-    if ((flags & (TcpFlag.RST | TcpFlag.FIN)) === 0) return;
     const words = this.store.words;
     const at = this.store.recordWords * session.slot + W_KEY;
     const state = words[at];
