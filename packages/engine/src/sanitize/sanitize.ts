@@ -144,6 +144,8 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
           settle,
         );
       }
+      // The flow records are done with: freed now, their pages can take the split's output rather than fresh ones.
+      await fs.rm(suricata.flowsFile, { force: true });
       alerted.settleByAlerts(sessions);
       passes.push(report);
       return report.counted;

@@ -21,8 +21,10 @@ export class Unified2File {
       });
     });
     this.batch = new ByteBatch(
+      // Chunks come back once written (every byte of a record is set, so none of an old one shows): fresh 4 MiB
+      // buffers cost page faults.
       (chunk) => {
-        this.stream.write(chunk);
+        this.stream.write(chunk, () => this.batch.recycle(chunk));
       },
       4 * 1024 * 1024,
     );
