@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defaultRulesetDir, loadRuleset, runSuricataOnCapture, sanitize } from "../../packages/engine/dist/index.js";
+import { threadCpu, threadCpuText } from "./thread-cpu.mjs";
 
 const args = process.argv.slice(2);
 const ruleFiles = [];
@@ -43,6 +44,7 @@ try {
     .split(" ")
     .map(Number)
     .reduce((a, b) => a + b, 0);
+  const threadsBefore = threadCpu();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   // One Suricata run: verification passes are further Suricata runs and would only add Suricata time.
@@ -51,6 +53,7 @@ try {
   const result = await sanitize(capture, { ruleFiles, verifyPasses: 0 }, { outDir });
   const total = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const threads = threadCpuText(threadsBefore, threadCpu());
   const tracemillCpu = (cpu.user + cpu.system) / 1e6;
   const s = result.summary;
   const suricata = alone.seconds;
@@ -69,6 +72,7 @@ try {
   console.log(
     `cpu            Suricata ${suricataCpu.toFixed(2)} s, Tracemill ${tracemillCpu.toFixed(2)} s (${((100 * tracemillCpu) / suricataCpu).toFixed(1)} %; user ${(cpu.user / 1e6).toFixed(2)} s, system ${(cpu.system / 1e6).toFixed(2)} s)`,
   );
+  console.log(`threads        ${threads}`);
 } finally {
   fs.rmSync(out, { recursive: true, force: true });
 }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defaultRulesetDir, loadRuleset, runSuricataOnCapture, sanitize } from "../../packages/engine/dist/index.js";
+import { threadCpu, threadCpuText } from "./thread-cpu.mjs";
 
 const args = process.argv.slice(2);
 let capture = "/tmp/bench/bench-small.pcap";
@@ -37,12 +38,14 @@ try {
   for (let run = 0; run < runs; run++) {
     const outDir = path.join(out, `run-${run}`);
     fs.mkdirSync(outDir);
+    const threadsBefore = threadCpu();
     const before = process.cpuUsage();
     const result = await sanitize(capture, { verifyPasses: 0, suricataPath: standIn }, { outDir });
     const cpu = process.cpuUsage(before);
+    const threads = threadCpuText(threadsBefore, threadCpu());
     figures.push([cpu.user / 1e6, cpu.system / 1e6]);
     console.log(
-      `run ${run + 1}: user ${(cpu.user / 1e6).toFixed(2)} s, system ${(cpu.system / 1e6).toFixed(2)} s (${result.summary.alerts.total} alerts)`,
+      `run ${run + 1}: user ${(cpu.user / 1e6).toFixed(2)} s, system ${(cpu.system / 1e6).toFixed(2)} s (${result.summary.alerts.total} alerts; ${threads})`,
     );
     fs.rmSync(outDir, { recursive: true, force: true });
   }
