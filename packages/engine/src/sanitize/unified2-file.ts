@@ -26,7 +26,7 @@ export class Unified2File {
       (chunk) => {
         this.stream.write(chunk, () => this.batch.recycle(chunk));
       },
-      4 * 1024 * 1024,
+      1024 * 1024,
     );
   }
 
