@@ -1,12 +1,16 @@
 // The raw background merge against the packet-by-packet merge (mergeOrdered over InOrderSource): the same
 // bytes and provenance for an out-of-order background read in small chunks, with ties and interleaved attacks, also
-// over 10,000 synthetic records (many ties and late ones, stretches cut by the back-pressure checks).
+// over 10,000 synthetic records (many ties and late ones, stretches cut by the back-pressure checks); read through
+// the capture input, or as the merge reads a plain background: ahead, feeding the hashing worker.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { CaptureInput, openCaptureWriter } from "../capture/index.js";
+import { DigestFeed } from "./digest-feed.js";
+import { FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
@@ -55,12 +59,16 @@ async function byRecords(
   scans: CaptureScan[],
   shift: Timestamp,
   chunkBytes: number,
-  synchronous: boolean,
+  mode: "synchronous" | "read ahead" | "fed",
 ) {
-  const name = `raw-${chunkBytes}`;
+  const name = `raw-${chunkBytes}-${mode.replace(/\W+/g, "-")}`;
   const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
   const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
-  const input = await CaptureInput.open(bg, chunkBytes, { synchronous });
+  // Fed: the slots are the chunk size, so the ring wraps many times and the merge waits for the worker.
+  const feed = mode === "fed" ? new DigestFeed([bg, atk], [undefined, "0".repeat(64)], chunkBytes) : null;
+  const input = feed
+    ? FedFile.open(bg, feed, 0, true)!
+    : await CaptureInput.open(bg, chunkBytes, { synchronous: mode === "synchronous" });
   const cursor = await FileCursor.open(atk, "atk");
   const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {
     out,
@@ -69,6 +77,11 @@ async function byRecords(
     onProgress: () => {},
   });
   await Promise.all([input.close(), cursor.close()]);
+  if (feed) {
+    const [digest] = await feed.all();
+    feed.close();
+    expect(digest).toBe(createHash("sha256").update(fs.readFileSync(bg)).digest("hex"));
+  }
   record.finish(provenanceHeader);
   await out.close();
   expect(written).toBe(scans[0].packets + scans[1].packets);
@@ -79,12 +92,13 @@ const provenanceHeader = {} as ConstructorParameters<typeof ProvenanceWriter>[1]
 
 describe("mergeRawBackground", () => {
   it.each([
-    [50, false],
-    [333, true],
-    [4096, false],
-    [4096, true],
-    [1 << 20, true],
-  ])("equals the packet-by-packet merge in %i-byte chunks (synchronous reads: %s)", async (chunkBytes, synchronous) => {
+    [50, "read ahead"],
+    [333, "synchronous"],
+    [333, "fed"],
+    [4096, "read ahead"],
+    [4096, "synchronous"],
+    [1 << 20, "synchronous"],
+  ] as const)("equals the packet-by-packet merge in %i-byte chunks (%s)", async (chunkBytes, mode) => {
     const bg = path.join(dir, "bg.pcap");
     const atk = path.join(dir, "atk.pcap");
     const wikipedia = fs.readFileSync(path.join(fixtures, "wikipedia-browse.pcap"));
@@ -106,7 +120,7 @@ describe("mergeRawBackground", () => {
     const expected = await byPackets(bg, atk, scans, shift, "reference");
     // Each merge shifts the held late attack packets in place: the second one gets fresh scans.
     const again = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
-    const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, synchronous);
+    const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, mode);
     expect(provenance).toBe(expected[1]);
     expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
   });
@@ -143,12 +157,13 @@ describe("mergeRawBackground", () => {
     expect(scans[0].outOfOrderPackets).toBeGreaterThan(100);
     const shift = fromNs(toNs(scans[0].first!) - toNs(scans[1].first!) + 1_000n);
     const expected = await byPackets(bg, atk, scans, shift, "many-reference");
-    for (const [chunkBytes, synchronous] of [
-      [777, false],
-      [1 << 16, true],
+    for (const [chunkBytes, mode] of [
+      [777, "read ahead"],
+      [1 << 16, "synchronous"],
+      [4096, "fed"],
     ] as const) {
       const again = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
-      const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, synchronous);
+      const [bytes, provenance] = await byRecords(bg, atk, again, shift, chunkBytes, mode);
       expect(provenance).toBe(expected[1]);
       expect(Buffer.compare(bytes as Buffer, expected[0] as Buffer)).toBe(0);
     }
