@@ -144,25 +144,7 @@ export interface TimeOut {
  * anything else through parseEveTimestamp.
  */
 export class EveTimeReader {
-  /** "YYYY-MM-DDTHH:MM" of the last timestamp read by position, and its seconds at second 0: lines come in time order. */
-  private readonly minute = new Uint8Array(16);
-  private minuteSeconds = -1;
-
   read(b: Uint8Array, from: number, to: number, out: TimeOut): boolean {
-    if (to - from === 31 && this.minuteSeconds >= 0 && b[from + 16] === 58 && b[from + 19] === 46) {
-      const minute = this.minute;
-      let same = true;
-      for (let i = 0; i < 16 && same; i++) same = b[from + i] === minute[i];
-      if (same && plusZero(b, from + 26)) {
-        const second = digitsValue(b, from + 17, from + 19);
-        const micros = digitsValue(b, from + 20, from + 26);
-        if (second >= 0 && micros >= 0) {
-          out.sec = this.minuteSeconds + second;
-          out.nsec = micros * 1000;
-          return true;
-        }
-      }
-    }
     if (to - from === 31 && b[from + 4] === 45 && b[from + 7] === 45 && b[from + 10] === 84 && plusZero(b, from + 26)) {
       const year = digitsValue(b, from, from + 4);
       const month = digitsValue(b, from + 5, from + 7);
@@ -181,9 +163,7 @@ export class EveTimeReader {
         second >= 0 &&
         micros >= 0
       ) {
-        this.minuteSeconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60;
-        for (let i = 0; i < 16; i++) this.minute[i] = b[from + i];
-        out.sec = this.minuteSeconds + second;
+        out.sec = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
         out.nsec = micros * 1000;
         return true;
       }

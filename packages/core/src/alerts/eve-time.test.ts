@@ -1,5 +1,5 @@
-// EveTimeReader: timestamps read by position (the minute remembered from the line before) as parseEveTimestamp reads
-// them, across minutes, hours, days and years, and refused when malformed after a good one.
+// EveTimeReader: timestamps read by position as parseEveTimestamp reads them, across minutes, hours, days and years,
+// and refused when malformed after a good one.
 import { expect, it } from "vitest";
 import { parseEveTimestamp } from "./eve-alert.js";
 import { EveTimeReader, type TimeOut } from "./eve-bytes.js";
