@@ -36,10 +36,12 @@ describe("DigestFeed", () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
     try {
       // The first pass runs ahead of the worker (no event-loop turn): it feeds at most the ring, then reads alone.
-      expect(await readAll(FedFile.open(bigFile, feed, 0, false)!)).toEqual(big);
-      expect(await readAll(FedFile.open(smallFile, feed, 1, false)!)).toEqual(small);
+      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: false, readAhead: true })!)).toEqual(big);
+      expect(await readAll(FedFile.open(smallFile, feed, 1, { waitForWorker: false, readAhead: true })!)).toEqual(
+        small,
+      );
       feed.end(1);
-      expect(await readAll(FedFile.open(bigFile, feed, 0, true)!)).toEqual(big);
+      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
       expect(feed.wants(0, big.length)).toBe(true);
       expect(await feed.all()).toEqual([sha256(big), sha256(small)]);
     } finally {
@@ -50,7 +52,7 @@ describe("DigestFeed", () => {
   it("reads what it was not fed from the file itself, from where feeding stopped", async () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
     try {
-      const input = FedFile.open(bigFile, feed, 0, true)!;
+      const input = FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: true })!;
       for (let i = 0; i < 7; i++) await input.read();
       await input.close();
       // Seven chunks handed out and the eighth read ahead: the worker reads from there on.
@@ -77,7 +79,7 @@ describe("DigestFeed", () => {
 
   it("leaves gzip files to the capture input and fails a digest whose file is gone", async () => {
     const gz = file("small.bin.gz", zlib.gzipSync(small));
-    expect(FedFile.open(gz, null, 0, false)).toBeNull();
+    expect(FedFile.open(gz, null, 0, { waitForWorker: false, readAhead: true })).toBeNull();
     const gone = path.join(dir, "gone.bin");
     fs.copyFileSync(smallFile, gone);
     const feed = new DigestFeed([gone, smallFile], [undefined, undefined], SLOT);

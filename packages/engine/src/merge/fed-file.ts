@@ -1,15 +1,13 @@
-// A plain (uncompressed) input read in chunks, one read ahead on the thread pool while the caller walks the
-// current chunk, into the digest feed's ring when the hashing worker wants those bytes next: the digest costs the
-// main thread nothing and the file no extra read, and the main thread does not wait for reads either.
+// A plain (uncompressed) input read in chunks into the digest feed's ring when the hashing worker wants those bytes
+// next (so the digest costs the main thread nothing and the file no extra read); either one chunk ahead on the
+// thread pool while the caller walks the current one, or on the calling thread, which then finds it in its cache.
 import fs from "node:fs";
 import { TracemillError } from "@tracemill/core/errors";
 import type { DigestFeed } from "./digest-feed.js";
 
 /**
  * 1 MiB: against 4 MiB, about 0.04 CPU-s less per 240 MB (bench-small, 2 × 21 alternated runs), less memory to
- * fault in and the chunk still in cache when walked and copied; 256 and 512 KiB gained nothing more. At this size
- * reading ahead on the thread pool costs about 0.02 CPU-s per 240 MB more than reading on the walking thread
- * (21 alternated runs; with 4 MiB chunks the bytes arrived out of cache and the walk cost far more).
+ * fault in and the chunk still in cache when walked and copied; 256 and 512 KiB gained nothing more.
  */
 export const CHUNK_BYTES = 1024 * 1024;
 
@@ -27,13 +25,21 @@ export class FedFile {
     private readonly feed: DigestFeed | null,
     private readonly input: number,
     private readonly waitForWorker: boolean,
+    private readonly readAhead: boolean,
   ) {}
 
   /**
    * Opens input `input` (0 or 1) of the feed; null for a gzip file (read it through CaptureInput). With
    * `waitForWorker` (the last pass that can feed it), a read waits for a free slot rather than not feeding.
+   * `readAhead`: for a pass that walks only record headers (it then never waits for a read); a pass that copies
+   * the bytes too is cheaper reading them itself (see merge-captures.ts).
    */
-  static open(file: string, feed: DigestFeed | null, input: number, waitForWorker: boolean): FedFile | null {
+  static open(
+    file: string,
+    feed: DigestFeed | null,
+    input: number,
+    { waitForWorker, readAhead }: { waitForWorker: boolean; readAhead: boolean },
+  ): FedFile | null {
     let fd: number;
     try {
       fd = fs.openSync(file, "r");
@@ -52,7 +58,7 @@ export class FedFile {
       fs.closeSync(fd);
       throw error;
     }
-    return new FedFile(fd, feed, input, waitForWorker);
+    return new FedFile(fd, feed, input, waitForWorker, readAhead);
   }
 
   /** The next chunk (valid until the next call), or null at the end of the file. */
@@ -61,8 +67,10 @@ export class FedFile {
     this.ahead = null;
     if (chunk === null) return null;
     this.fileBytesRead += chunk.length;
-    this.ahead = this.fetch();
-    this.ahead.catch(() => {});
+    if (this.readAhead) {
+      this.ahead = this.fetch();
+      this.ahead.catch(() => {});
+    }
     return chunk;
   }
 
@@ -79,16 +87,18 @@ export class FedFile {
       slot = await feed.freeSlot(this.input, position);
     }
     const buffer = slot ?? this.ownBuffer();
-    const bytes = await readAt(this.fd, buffer, position);
+    const bytes = this.readAhead
+      ? await readAt(this.fd, buffer, position)
+      : fs.readSync(this.fd, buffer, 0, buffer.length, position);
     if (bytes === 0) return null;
     if (slot !== null) feed!.publish(this.input, bytes);
     this.position += bytes;
     return new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
   }
 
-  /** Two buffers alternate: the read ahead never lands in the chunk being walked. */
+  /** Reading ahead, two buffers alternate: the read ahead never lands in the chunk being walked. */
   private ownBuffer(): Buffer {
-    this.turn ^= 1;
+    if (this.readAhead) this.turn ^= 1;
     this.own[this.turn] ??= Buffer.allocUnsafe(this.feed?.slotBytes ?? CHUNK_BYTES);
     return this.own[this.turn];
   }

@@ -67,7 +67,7 @@ async function byRecords(
   // Fed: the slots are the chunk size, so the ring wraps many times and the merge waits for the worker.
   const feed = mode === "fed" ? new DigestFeed([bg, atk], [undefined, "0".repeat(64)], chunkBytes) : null;
   const input = feed
-    ? FedFile.open(bg, feed, 0, true)!
+    ? FedFile.open(bg, feed, 0, { waitForWorker: true, readAhead: false })!
     : await CaptureInput.open(bg, chunkBytes, { synchronous: mode === "synchronous" });
   const cursor = await FileCursor.open(atk, "atk");
   const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {

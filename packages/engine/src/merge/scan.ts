@@ -63,7 +63,7 @@ async function scanPlainPcap(
   onProgress: ((bytesRead: number) => void) | undefined,
 ): Promise<CaptureScan | null> {
   // The merge pass may feed the worker too: this one feeds only while the worker keeps up.
-  const input = FedFile.open(file, feed, which, false);
+  const input = FedFile.open(file, feed, which, { waitForWorker: false, readAhead: true });
   if (input === null) {
     // gzip: hashed as stored, so the worker reads the file itself, starting now.
     feed?.end(which);
