@@ -17,7 +17,12 @@ export class FlowIdTable {
   get(id: FlowKey): number | undefined {
     if (typeof id === "string") return this.texts.get(id);
     const at = this.find(id);
-    return this.pairs[2 * at] === EMPTY ? undefined : this.pairs[2 * at + 1];
+    // Both read whatever the answer: a load met first after optimizing (the first id found again) would stop the
+    // optimized caller and compile it once more.
+    const pairs = this.pairs;
+    const key = pairs[2 * at];
+    const value = pairs[2 * at + 1];
+    return key === EMPTY ? undefined : value;
   }
 
   set(id: FlowKey, value: number): void {

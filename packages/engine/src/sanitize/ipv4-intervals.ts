@@ -53,7 +53,9 @@ export class Ipv4Intervals {
     const i = this.intervals++;
     this.starts[i] = startUs;
     this.ends[i] = endUs;
-    this.next[i] = (this.words[w + 3] & MORE) !== 0 ? this.heads[slot] : -1;
+    // Read whatever the flag says (a load met first after optimizing would stop the optimized caller).
+    const head = this.heads[slot];
+    this.next[i] = (this.words[w + 3] & MORE) !== 0 ? head : -1;
     this.heads[slot] = i;
     this.words[w + 3] |= MORE;
   }
