@@ -12,7 +12,9 @@
 # output format (pcap):
 #   tracemill   tracemill merge BG ATK (midpoint): both passes, SHA-256, provenance, summary; includes the CLI's start-up
 #   engine      the same through mergeCaptures() in a bare Node process (engine-merge.mjs): the capability alone
-#               (inputs hashed on a worker thread fed the chunks both passes read)
+#               (inputs hashed where the engine chooses: a worker fed the passes' chunks while a core is idle,
+#               else the main thread from the same chunks)
+#   engine/wkr  the engine hashing in the worker whatever the load
 #   engine+sha  the engine given both inputs' SHA-256 (inputHashes), as a server job passes its uploads' digests
 #   mergecap    mergecap -F pcap BG SHIFTED, with SHIFTED = editcap -t <tracemill's shift> ATK made beforehand
 #   pipeline    what the same job takes with Wireshark's tools: capinfos (midpoint) + editcap -t + mergecap
@@ -66,6 +68,7 @@ scenario() {
   editcap -t "$shift" "$ATK" "$OUT/shifted.pcap"
   timed tracemill "$OUT/tracemill.pcap" node "$CLI" merge "$bg" "$ATK" -o "$OUT/tracemill.pcap"
   timed engine "$OUT/engine.pcap" node "$HERE/engine-merge.mjs" "$bg" "$ATK" "$OUT"
+  HASHING=worker timed engine/wkr "$OUT/engine.pcap" node "$HERE/engine-merge.mjs" "$bg" "$ATK" "$OUT"
   local digests
   digests=$(sha256sum "$bg" "$ATK" | cut -d' ' -f1)
   # shellcheck disable=SC2086 # two digests, two arguments

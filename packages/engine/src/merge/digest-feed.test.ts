@@ -63,6 +63,23 @@ describe("DigestFeed", () => {
     }
   });
 
+  it("hashes on the reading thread in first-pass mode, and in a worker what it was not fed", async () => {
+    const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT, "first-pass");
+    try {
+      // Read ahead is refused: the chunks are hashed where they were read.
+      const input = FedFile.open(bigFile, feed, 0, { waitForWorker: false, readAhead: true })!;
+      expect(await readAll(input)).toEqual(big);
+      expect(feed.wants(0, big.length)).toBe(false);
+      const some = FedFile.open(smallFile, feed, 1, { waitForWorker: false, readAhead: false })!;
+      await some.read();
+      await some.close();
+      expect(feed.wants(1, SLOT)).toBe(true);
+      expect(await feed.all()).toEqual([sha256(big), sha256(small)]);
+    } finally {
+      feed.close();
+    }
+  });
+
   it("records given digests without a worker, and hashes only the other input", async () => {
     const given = "ab".repeat(32);
     const none = new DigestFeed([bigFile, smallFile], [given, given], SLOT);

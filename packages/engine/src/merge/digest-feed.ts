@@ -1,8 +1,21 @@
-// SHA-256 of the merge's inputs on one worker thread, fed the bytes both passes read anyway: a pass reading a
-// plain file on the main thread reads into a slot of a ring shared with the worker whenever those are the next
-// bytes the worker needs and a slot is free (Atomics: no copy, no event-loop turn). What it is not fed, the
-// worker reads from the file itself once feeding ends, so the digest is always of the whole file as stored.
+// SHA-256 of the merge's inputs from the bytes both passes read anyway. In "worker" mode one worker thread hashes
+// them: a pass reading a plain file reads into a slot of a ring shared with the worker whenever those are the next
+// bytes the worker needs and a slot is free (Atomics: no copy, no event-loop turn). In "first-pass" mode the
+// passes' chunks are hashed on the main thread as they are read (no second core to gain, and no worker to pay
+// for). Either way, what was not fed a worker reads from the file itself, so the digest is of the whole file.
+import { createHash, type Hash } from "node:crypto";
+import os from "node:os";
 import { Worker } from "node:worker_threads";
+
+export type HashingPlace = "worker" | "first-pass";
+
+/**
+ * The worker while a core is idle (one-minute load average below the cores by at least one); else the first pass:
+ * on a busy machine the worker's hashing cost about 0.6 CPU-s more per 2.4 GB than the main thread's (bench/merge).
+ */
+export function defaultHashingPlace(): HashingPlace {
+  return os.loadavg()[0] + 1 <= os.availableParallelism() ? "worker" : "first-pass";
+}
 
 /** Ring slots per input: how far (in chunks) a pass may run ahead of the hashing before it stops feeding. */
 const SLOTS = 4;
@@ -25,7 +38,7 @@ const ctl = new Int32Array(control);
 const lens = new Int32Array(lengths);
 const word = (input, field) => 2 + 3 * input + field;
 const inputs = files.map((file, i) =>
-  file === null ? null : { file, ring: new Uint8Array(rings[i]), hash: crypto.createHash("sha256"), hashed: 0, consumed: 0 });
+  file === null ? null : { file, ring: rings[i] && new Uint8Array(rings[i]), hash: crypto.createHash("sha256"), hashed: 0, consumed: 0 });
 let left = inputs.filter((input) => input !== null).length;
 function rest(input) {
   const buffer = Buffer.allocUnsafe(1 << 20);
@@ -87,10 +100,12 @@ const waitAsync = (
 ).waitAsync;
 
 export class DigestFeed {
-  private readonly worker: Worker | null;
+  private readonly workers: Worker[] = [];
   private readonly control = new Int32Array(new SharedArrayBuffer(4 * (2 + 3 * 2)));
   private readonly lengths = new Int32Array(new SharedArrayBuffer(4 * SLOTS * 2));
   private readonly rings: (Buffer | null)[];
+  /** First-pass mode: the hash of each input so far (null when it is not hashed here). */
+  private readonly hashes: (Hash | null)[];
   /** Per input: bytes handed over so far (feeding goes on only from exactly there), or -1 once ended. */
   private readonly fed: number[];
   private readonly digests: Promise<string>[];
@@ -101,13 +116,15 @@ export class DigestFeed {
    * the passes read with.
    */
   constructor(
-    files: [string, string],
+    private readonly files: [string, string],
     given: (string | undefined)[],
     readonly slotBytes: number,
+    readonly place: HashingPlace = "worker",
   ) {
-    this.rings = files.map((_, i) =>
-      given[i] === undefined ? Buffer.from(new SharedArrayBuffer(SLOTS * slotBytes)) : null,
-    );
+    const hashed = files.map((_, i) => given[i] === undefined);
+    const inWorker = place === "worker";
+    this.rings = hashed.map((h) => (h && inWorker ? Buffer.from(new SharedArrayBuffer(SLOTS * slotBytes)) : null));
+    this.hashes = hashed.map((h) => (h && !inWorker ? createHash("sha256") : null));
     this.digests = files.map((_, i) => {
       if (given[i] !== undefined) return Promise.resolve(given[i]);
       const digest = new Promise<string>((resolve, reject) => {
@@ -116,47 +133,29 @@ export class DigestFeed {
       digest.catch(() => {});
       return digest;
     });
-    this.fed = this.rings.map((ring) => (ring === null ? -1 : 0));
-    if (this.rings.every((ring) => ring === null)) {
-      this.worker = null;
-      return;
-    }
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        files: files.map((file, i) => (this.rings[i] === null ? null : file)),
-        control: this.control.buffer,
-        lengths: this.lengths.buffer,
-        rings: this.rings.map((ring) => ring?.buffer ?? null),
-        slots: SLOTS,
-        slotBytes,
-      },
-    });
-    this.worker.on("message", (message: WorkerMessage) =>
-      this.settle[message.input]?.(message.digest ?? new Error(message.error)),
-    );
-    this.worker.once("error", (error) => this.failed(error));
-    this.worker.once("exit", (code) => this.failed(new Error(`the hashing worker stopped (exit code ${code})`)));
+    this.fed = hashed.map((h) => (h ? 0 : -1));
+    if (inWorker && hashed.some((h) => h)) this.startWorker(hashed);
   }
 
-  /** True when bytes of input i from `position` on are the next the worker needs. */
+  /** True when bytes of input i from `position` on are the next the hashing needs. */
   wants(input: number, position: number): boolean {
     return this.fed[input] === position;
   }
 
   /** The slot to read input i's bytes at `position` into, when the worker wants them and a slot is free; else null. */
   slot(input: number, position: number): Buffer | null {
-    if (!this.wants(input, position)) return null;
+    const ring = this.rings[input];
+    if (ring === null || !this.wants(input, position)) return null;
     const published = this.control[word(input, PUBLISHED)];
     if (published - Atomics.load(this.control, word(input, CONSUMED)) >= SLOTS) return null;
     const at = (published % SLOTS) * this.slotBytes;
-    return this.rings[input]!.subarray(at, at + this.slotBytes);
+    return ring.subarray(at, at + this.slotBytes);
   }
 
   /** Like slot(), waiting (without blocking the event loop) for the worker to free one; null if it is not wanted. */
   async freeSlot(input: number, position: number): Promise<Buffer | null> {
     for (;;) {
-      if (!this.wants(input, position)) return null;
+      if (this.rings[input] === null || !this.wants(input, position)) return null;
       const slot = this.slot(input, position);
       if (slot !== null) return slot;
       const consumed = Atomics.load(this.control, word(input, CONSUMED));
@@ -175,12 +174,30 @@ export class DigestFeed {
     this.ring();
   }
 
-  /** No more bytes of input i will be fed: the worker reads what it was not given from the file. */
+  /**
+   * First-pass mode: input i's bytes at `position` were read (outside the ring); hashed here when they are the
+   * next ones. Empty bytes there mean the end of the file: the digest is complete.
+   */
+  take(input: number, position: number, bytes: Uint8Array): void {
+    const hash = this.hashes[input];
+    if (hash === null || !this.wants(input, position)) return;
+    if (bytes.length > 0) {
+      hash.update(bytes);
+      this.fed[input] += bytes.length;
+      return;
+    }
+    this.fed[input] = -1;
+    this.settle[input](hash.digest("hex"));
+  }
+
+  /** No more bytes of input i will be fed: a worker reads what it was not given from the file. */
   end(input: number): void {
     if (this.fed[input] < 0) return;
     this.fed[input] = -1;
     Atomics.store(this.control, word(input, ENDED), 1);
     this.ring();
+    // First pass: the main thread's partial hash cannot move to a worker, which hashes the whole file instead.
+    if (this.hashes[input] !== null) this.startWorker(this.files.map((_, i) => i === input));
   }
 
   /** Both inputs' digests (ends feeding first). */
@@ -190,18 +207,42 @@ export class DigestFeed {
     return Promise.all(this.digests);
   }
 
-  /** Stops the worker, whatever it is doing (the merge ended, however). */
+  /** Stops the workers, whatever they are doing (the merge ended, however). */
   close(): void {
-    if (this.worker === null) return;
+    if (this.workers.length === 0) return;
     Atomics.store(this.control, STOP, 1);
     this.ring();
-    void this.worker.terminate();
+    for (const worker of this.workers) void worker.terminate();
   }
 
-  /** Digests not settled yet fail with the worker's error, and no pass feeds or waits any more. */
-  private failed(error: Error): void {
-    for (const settle of this.settle) settle?.(error);
-    this.fed.fill(-1);
+  /** A worker hashing the inputs marked in `which` (from their rings, then from the files). */
+  private startWorker(which: boolean[]): void {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        files: this.files.map((file, i) => (which[i] ? file : null)),
+        control: this.control.buffer,
+        lengths: this.lengths.buffer,
+        rings: this.rings.map((ring) => ring?.buffer ?? null),
+        slots: SLOTS,
+        slotBytes: this.slotBytes,
+      },
+    });
+    worker.on("message", (message: WorkerMessage) =>
+      this.settle[message.input]?.(message.digest ?? new Error(message.error)),
+    );
+    worker.once("error", (error) => this.failed(which, error));
+    worker.once("exit", (code) => this.failed(which, new Error(`the hashing worker stopped (exit code ${code})`)));
+    this.workers.push(worker);
+  }
+
+  /** A worker stopped: its inputs' digests not settled yet fail with its error, and no pass feeds it any more. */
+  private failed(which: boolean[], error: Error): void {
+    which.forEach((mine, i) => {
+      if (!mine) return;
+      this.settle[i]?.(error);
+      this.fed[i] = -1;
+    });
   }
 
   private ring(): void {

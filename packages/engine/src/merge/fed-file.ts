@@ -25,8 +25,11 @@ export class FedFile {
     private readonly feed: DigestFeed | null,
     private readonly input: number,
     private readonly waitForWorker: boolean,
-    private readonly readAhead: boolean,
-  ) {}
+    private readAhead: boolean,
+  ) {
+    // Hashed on this thread, the chunk is best read here too: it is then hashed from this core's cache.
+    if (feed?.place === "first-pass") this.readAhead = false;
+  }
 
   /**
    * Opens input `input` (0 or 1) of the feed; null for a gzip file (read it through CaptureInput). With
@@ -90,8 +93,10 @@ export class FedFile {
     const bytes = this.readAhead
       ? await readAt(this.fd, buffer, position)
       : fs.readSync(this.fd, buffer, 0, buffer.length, position);
+    if (slot !== null) {
+      if (bytes > 0) feed!.publish(this.input, bytes);
+    } else feed?.take(this.input, position, new Uint8Array(buffer.buffer, buffer.byteOffset, bytes));
     if (bytes === 0) return null;
-    if (slot !== null) feed!.publish(this.input, bytes);
     this.position += bytes;
     return new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
   }

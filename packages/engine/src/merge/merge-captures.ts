@@ -8,7 +8,7 @@ import { PacketDecoder } from "@tracemill/core/decode";
 import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
-import { DigestFeed } from "./digest-feed.js";
+import { DigestFeed, defaultHashingPlace, type HashingPlace } from "./digest-feed.js";
 import { CHUNK_BYTES, FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
 import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
@@ -37,6 +37,12 @@ export interface MergeOptions extends PlacementOptions {
    * instead of hashing the file again. Inputs without one are hashed in a worker thread during the merge.
    */
   inputHashes?: { background?: string; attacks?: string };
+  /**
+   * Where inputs without a given digest are hashed: "worker" (one thread fed the chunks both passes read) or
+   * "first-pass" (on the main thread from the same chunks; a gzip input still goes to a worker). Default: the
+   * worker while a core is idle, else the first pass.
+   */
+  hashing?: HashingPlace;
 }
 
 const DEFAULT_MAX_REORDER_BYTES = 256 * 1024 * 1024;
@@ -56,7 +62,12 @@ export async function mergeCaptures(
   const givenHashes = [options.inputHashes?.background, options.inputHashes?.attacks].map(checkHash);
   const totalBytes = fileSize(background) + fileSize(attacks);
   // Whatever ends the merge stops any hashing still running.
-  const digests = new DigestFeed([background, attacks], givenHashes, CHUNK_BYTES);
+  const digests = new DigestFeed(
+    [background, attacks],
+    givenHashes,
+    CHUNK_BYTES,
+    options.hashing ?? defaultHashingPlace(),
+  );
   try {
     return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, digests });
   } finally {
