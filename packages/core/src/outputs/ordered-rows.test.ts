@@ -70,4 +70,35 @@ describe("OrderedRows", () => {
     expect(pieces.length).toBe(3);
     expect(rows.waiting).toBe(0);
   });
+
+  it("keeps rows intact while arena chunks are released and reused and the index wraps and grows", () => {
+    // Rows disordered within windows of up to 4000 (about 2 MB waiting): chunks fill, empty, go back to the spares
+    // and are reused many times over, and pieces of several rows form across all of it.
+    const count = 30_000;
+    let received = "";
+    let calls = 0;
+    const rows = new OrderedRows((bytes, start, end) => {
+      calls++;
+      received += String.fromCharCode(...bytes.subarray(start, end));
+    });
+    const text = (seq: number) => `${seq}:`.padEnd(1 + ((seq * 7919) % 1000), String.fromCharCode(97 + (seq % 26)));
+    const row = new Uint8Array(1100);
+    const order: number[] = [];
+    for (let from = 0, window = 1; from < count; from += window, window = 1 + ((window * 37 + 11) % 4000)) {
+      const size = Math.min(window, count - from);
+      for (const i of shuffled(size, from + 1)) order.push(from + i);
+    }
+    for (const seq of order) {
+      const value = text(seq);
+      for (let i = 0; i < value.length; i++) row[i] = value.charCodeAt(i);
+      rows.put(seq, row, value.length);
+    }
+    let expected = "";
+    for (let seq = 0; seq < count; seq++) expected += text(seq);
+    expect(received.length).toBe(expected.length);
+    expect(received === expected).toBe(true);
+    expect(calls).toBeLessThan(count);
+    expect(rows.waiting).toBe(0);
+    expect(rows.bufferedBytes).toBe(0);
+  });
 });
