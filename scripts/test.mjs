@@ -11,6 +11,8 @@ const steps = [
   ["lint and format", "npx", ["biome", "check", "."]],
   ["type-check and build", "npm", ["run", "--silent", "build"]],
   ["type-check web", "npm", ["run", "--silent", "typecheck", "-w", "@tracemill/web"]],
+  // The packages' builds leave their tests out; this checks the tests (and test helpers) against the sources.
+  ["type-check tests", "npx", ["tsc", "-p", "tsconfig.tests.json"]],
   [
     "unit and integration tests",
     "npx",

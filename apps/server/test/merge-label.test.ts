@@ -81,7 +81,10 @@ describe("merge → label", () => {
     const roles = job.inputs.map((i: { role: string }) => i.role).sort();
     expect(roles).toEqual(["capture", "provenance"]);
     const record = job.inputs.find((i: { role: string }) => i.role === "provenance");
-    const source = merged.outputs.find((o) => o.kind === "provenance-json") as { name: string; sha256: string };
+    const source = merged.outputs.find((o) => o.kind === "provenance-json") as unknown as {
+      name: string;
+      sha256: string;
+    };
     expect(record).toMatchObject({ name: source.name, format: "provenance", sha256: source.sha256 });
   });
 

@@ -35,7 +35,7 @@ export class Client {
   cookie = "";
   constructor(readonly base: string) {}
 
-  async raw(method: string, url: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}) {
+  async raw(method: string, url: string, init: { body?: RequestInit["body"]; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", ...init.headers };
     if (this.cookie) headers.Cookie = this.cookie;
     const response = await fetch(`${this.base}${url}`, { method, headers, body: init.body });
@@ -71,7 +71,7 @@ export class Client {
   // biome-ignore lint/suspicious/noExplicitAny: tests read JSON bodies loosely
   async upload<T = any>(name: string, content: Buffer, url = "/api/files"): Promise<Answer<T>> {
     const form = new FormData();
-    form.append("file", new Blob([content]), name);
+    form.append("file", new Blob([new Uint8Array(content)]), name);
     const response = await this.raw("POST", url, { body: form });
     return { status: response.status, body: (await response.json()) as T, headers: response.headers };
   }

@@ -118,7 +118,7 @@ describe("several workers on one queue", () => {
 
   it("runs each of several jobs exactly once, spread over two workers", async () => {
     const [a, b] = [await startWorker(2), await startWorker(2)];
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push(await create(30));
     const done = await Promise.all(ids.map((id) => waitForStatus(client, id, ["succeeded", "failed"], 30_000)));
     expect(done.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));

@@ -68,7 +68,7 @@ function sameBytes(bytes: number, shown: string, unit: string): boolean {
   return Math.round(bytes / scale) === value || Math.floor(bytes / scale) === value;
 }
 
-function parseTshark(text: string): Map<string, Counts & { abShown: string[]; baShown: string[] }[]> {
+function parseTshark(text: string): Map<string, (Counts & { abShown: string[]; baShown: string[] })[]> {
   const conversations = new Map<string, (Counts & { abShown: string[]; baShown: string[] })[]>();
   let protocol = "";
   for (const line of text.split("\n")) {

@@ -37,7 +37,7 @@ describe("sanitize on the suricata-verify cases", () => {
       const observed = JSON.parse(fs.readFileSync(path.join(dir, "observed-suricata-7.0.10.json"), "utf8"));
       const out = outDir();
       const result = await sanitize(capture, { ruleFiles, verifyPasses: 0 }, { outDir: out });
-      const summary = result.summary as SanitizeSummary;
+      const summary = result.summary as unknown as SanitizeSummary;
 
       const bySid = Object.fromEntries(summary.alerts.bySignature.map((s) => [String(s.sid), s.alerts]));
       expect(bySid).toEqual(observed.alerts_by_sid);
@@ -66,7 +66,7 @@ describe("sanitize with the bundled ruleset", () => {
     const out = outDir();
     const capture = path.join(attacksDir, "hydra-bruteforce.pcapng");
     const result = await sanitize(capture, {}, { outDir: out });
-    const summary = result.summary as SanitizeSummary;
+    const summary = result.summary as unknown as SanitizeSummary;
     expect(result.outputs.map((o) => o.name)).toEqual([
       "clean.pcapng",
       "attacks.pcapng",
@@ -150,7 +150,7 @@ describe("sanitize with the bundled ruleset", () => {
     const capture = path.join(testdata, "captures/attacks/syn-scan.pcapng");
     // Priority 1 only: the scan alerts (attempted-recon, attempted-dos: priority 2) no longer make sessions attacks.
     const result = await sanitize(capture, { minSeverity: 1, verifyPasses: 0 }, { outDir: out });
-    const summary = result.summary as SanitizeSummary;
+    const summary = result.summary as unknown as SanitizeSummary;
     const priorityOne = summary.alerts.bySignature.filter((s) => s.priority <= 1);
     expect(summary.alerts.atOrAboveThreshold).toBe(priorityOne.reduce((n, s) => n + s.alerts, 0));
     expect(summary.alerts.total).toBeGreaterThan(summary.alerts.atOrAboveThreshold);
@@ -167,6 +167,7 @@ interface SanitizeSummary {
     bySignature: { sid: number; alerts: number; priority: number }[];
   };
   packets: { input: number; clean: number; attacks: number };
+  ruleset: { ruleFiles: string[]; classificationFile: string };
   verified: boolean;
   minSeverity: number | null;
 }
