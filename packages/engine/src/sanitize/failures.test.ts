@@ -65,6 +65,20 @@ describe("sanitize failures", () => {
     expect(String((error as Error).message)).toMatch(/exit status 3\): E: something broke/);
   });
 
+  it("closes the EVE files it was reading when Suricata fails part-way", async () => {
+    const openFiles = () => fs.readdirSync("/proc/self/fd").length;
+    const before = openFiles();
+    // Writes the start of both EVE outputs into its log directory (-l), long enough for them to be opened, then fails.
+    const body = [
+      'while [ $# -gt 0 ]; do [ "$1" = "-l" ] && dir=$2; shift; done',
+      `printf '{"event_type":' > "$dir/eve.json"; printf '{"event_type":' > "$dir/flows.json"`,
+      "sleep 1; exit 2",
+    ].join("\n");
+    const error = await failure({ suricataPath: fakeSuricata(body) });
+    expect(error).toMatchObject({ code: "TOOL_FAILED", context: { exitCode: 2 } });
+    expect(openFiles()).toBe(before);
+  });
+
   it("stops a run that hangs after the time limit", async () => {
     const started = Date.now();
     const error = await failure({ suricataPath: fakeSuricata("sleep 30"), timeoutMs: 300 });

@@ -55,19 +55,22 @@ export async function runSuricataOnCapture(
       });
   }, 250);
   let output: Awaited<ReturnType<typeof runSuricataProcess>>;
+  let seconds: number;
   try {
-    output = await runSuricataProcess(
-      ["-r", capture, "-c", config, "-l", workDir, "-k", "none", "--runmode", setup.runmode],
-      setup,
-    );
+    try {
+      output = await runSuricataProcess(
+        ["-r", capture, "-c", config, "-l", workDir, "-k", "none", "--runmode", setup.runmode],
+        setup,
+      );
+    } finally {
+      clearInterval(timer);
+      await polling;
+    }
+    seconds = (performance.now() - started) / 1000;
+    if (tailError === undefined) for (const tail of tails) await tail.finish();
   } finally {
-    clearInterval(timer);
-    await polling;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  for (const tail of tails) {
-    if (tailError === undefined) await tail.finish();
-    else await tail.close();
+    // Whatever failed (Suricata, a line handler), no tail keeps its file open.
+    for (const tail of tails) await tail.close();
   }
   if (tailError !== undefined) throw tailError;
   const text = `${output.stdout}\n${output.stderr}`;
