@@ -10,11 +10,12 @@ import { Worker } from "node:worker_threads";
 export type HashingPlace = "worker" | "first-pass";
 
 /**
- * The worker while a core is idle (one-minute load average below the cores by at least one); else the first pass:
- * on a busy machine the worker's hashing cost about 0.6 CPU-s more per 2.4 GB than the main thread's (bench/merge).
+ * The worker while the cores are not all busy (one-minute load average below their number: a run repeated on an
+ * otherwise idle machine counts itself about once); else the first pass: on a busy machine the worker's hashing cost
+ * about 0.6 CPU-s more per 2.4 GB than the main thread's (bench/merge).
  */
 export function defaultHashingPlace(): HashingPlace {
-  return os.loadavg()[0] + 1 <= os.availableParallelism() ? "worker" : "first-pass";
+  return os.loadavg()[0] < os.availableParallelism() ? "worker" : "first-pass";
 }
 
 /** Ring slots per input: how far (in chunks) a pass may run ahead of the hashing before it stops feeding. */
