@@ -1,19 +1,14 @@
 // Writes one CSV row as ASCII bytes, formatting numbers digit by digit: no string is built per value.
 // The formats (docs/features.md, "Number formats") are exact and byte-identical across runs and machines.
 
+import { writeDotted, writeIpv4Word, writeIpv6 } from "./address-text.js";
+import { PAIRS, ZERO } from "./digit-pairs.js";
+
 const COMMA = 44;
 const NEWLINE = 10;
 const DOT = 46;
 const MINUS = 45;
-const ZERO = 48;
 const TWO_POW_53 = 2 ** 53;
-const HEX = "0123456789abcdef";
-/** "00", "01", … "99" as ASCII byte pairs: two digits per division. */
-const PAIRS = new Uint8Array(200);
-for (let i = 0; i < 100; i++) {
-  PAIRS[2 * i] = ZERO + ((i / 10) | 0);
-  PAIRS[2 * i + 1] = ZERO + (i % 10);
-}
 
 /**
  * A reusable row: call the value methods in column order (each adds the separator it needs), then `end()`;
@@ -172,35 +167,14 @@ export class RowBuilder {
   /** An IPv4 address given as its 32-bit word (first octet in the top byte), in dotted decimal. */
   ipv4(word: number): void {
     this.separate();
-    const out = this.bytes;
-    let at = this.length;
-    for (let shift = 24; shift >= 0; shift -= 8) {
-      const b = (word >>> shift) & 255;
-      if (b >= 100) {
-        const h = (b / 100) | 0;
-        const pair = 2 * (b - h * 100);
-        out[at++] = ZERO + h;
-        out[at++] = PAIRS[pair];
-        out[at++] = PAIRS[pair + 1];
-      } else if (b >= 10) {
-        out[at++] = PAIRS[2 * b];
-        out[at++] = PAIRS[2 * b + 1];
-      } else {
-        out[at++] = ZERO + b;
-      }
-      out[at++] = DOT;
-    }
-    this.length = at - 1;
+    this.length = writeIpv4Word(this.bytes, this.length, word);
   }
 
   /** An IPv4 address (4 bytes) in dotted decimal, or an IPv6 address (16 bytes) in RFC 5952 text. */
   address(bytes: Uint8Array, ipVersion: 4 | 6): void {
     this.separate();
-    if (ipVersion === 4) {
-      this.dotted(bytes, 0);
-      return;
-    }
-    this.ipv6(bytes);
+    this.length =
+      ipVersion === 4 ? writeDotted(this.bytes, this.length, bytes, 0) : writeIpv6(this.bytes, this.length, bytes);
   }
 
   private separate(): void {
@@ -277,69 +251,6 @@ export class RowBuilder {
     let last = end;
     while (bytes[last - 1] === ZERO) last--;
     this.length = last;
-  }
-
-  private dotted(bytes: Uint8Array, from: number): void {
-    const out = this.bytes;
-    let at = this.length;
-    for (let i = 0; i < 4; i++) {
-      if (i > 0) out[at++] = DOT;
-      const b = bytes[from + i];
-      if (b >= 100) {
-        const h = (b / 100) | 0;
-        const pair = 2 * (b - h * 100);
-        out[at++] = ZERO + h;
-        out[at++] = PAIRS[pair];
-        out[at++] = PAIRS[pair + 1];
-      } else if (b >= 10) {
-        out[at++] = PAIRS[2 * b];
-        out[at++] = PAIRS[2 * b + 1];
-      } else {
-        out[at++] = ZERO + b;
-      }
-    }
-    this.length = at;
-  }
-
-  private ipv6(bytes: Uint8Array): void {
-    // RFC 5952: lowercase hex, no leading zeros, the longest run (first on a tie) of two or more zero groups as "::",
-    // and IPv4-mapped addresses (::ffff:0:0/96) with their IPv4 part in dotted decimal (section 5).
-    let mapped = bytes[10] === 0xff && bytes[11] === 0xff;
-    for (let i = 0; i < 10 && mapped; i++) mapped = bytes[i] === 0;
-    const groups = mapped ? 6 : 8;
-    let bestStart = -1;
-    let bestLength = 1;
-    for (let i = 0; i < groups; ) {
-      if (bytes[2 * i] !== 0 || bytes[2 * i + 1] !== 0) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < groups && bytes[2 * j] === 0 && bytes[2 * j + 1] === 0) j++;
-      if (j - i > bestLength) {
-        bestStart = i;
-        bestLength = j - i;
-      }
-      i = j;
-    }
-    const out = this.bytes;
-    for (let i = 0; i < groups; i++) {
-      if (i === bestStart) {
-        out[this.length++] = 58;
-        out[this.length++] = 58;
-        i += bestLength - 1;
-        continue;
-      }
-      if (i > 0 && i !== bestStart + bestLength) out[this.length++] = 58;
-      const group = (bytes[2 * i] << 8) | bytes[2 * i + 1];
-      let shift = 12;
-      while (shift > 0 && group >> shift === 0) shift -= 4;
-      for (; shift >= 0; shift -= 4) out[this.length++] = HEX.charCodeAt((group >> shift) & 15);
-    }
-    if (mapped) {
-      if (bestStart + bestLength !== groups) out[this.length++] = 58;
-      this.dotted(bytes, 12);
-    }
   }
 }
 
