@@ -121,7 +121,7 @@ export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number
   const m = /^((\d{4,6})-(\d\d)-(\d\d)T(\d\d):(\d\d)):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:?\d\d)?$/.exec(text);
   if (!m) return undefined;
   if (m[1] !== cachedPrefix) {
-    cachedSeconds = Date.UTC(+m[2], +m[3] - 1, +m[4], +m[5], +m[6]) / 1000;
+    cachedSeconds = utcMinuteSeconds(+m[2], +m[3] - 1, +m[4], +m[5], +m[6]);
     cachedPrefix = m[1];
   }
   let offset = 0;
@@ -130,6 +130,14 @@ export function parseEveTimestamp(text: string): { tsSec: number; tsNsec: number
     offset = (digits[0] === "-" ? -1 : 1) * (Number(digits.slice(1, 3)) * 3600 + Number(digits.slice(3, 5)) * 60);
   }
   return { tsSec: cachedSeconds + Number(m[7]) - offset, tsNsec: Number((m[8] ?? "").padEnd(9, "0")) };
+}
+
+/** As Date.UTC (fields past their range roll on), but years 0-99 stay themselves: Date.UTC reads them as 19xx. */
+function utcMinuteSeconds(year: number, month: number, day: number, hour: number, minute: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hour, minute);
+  return date.getTime() / 1000;
 }
 
 /**

@@ -19,6 +19,8 @@ it("reads each timestamp as parseEveTimestamp does, whatever came before", () =>
     "2024-03-01T00:00:0a.250000+0000",
     "2024-03-01T00:00-02.250000+0000",
     "2024-03-01T00:00:03.25+0000",
+    // Years below 100: Date.UTC would take them for 19xx.
+    "0050-03-01T00:00:00.000000+0000",
   ];
   const reader = new EveTimeReader();
   // Every order of neighbours: each text after each other one.
@@ -32,5 +34,12 @@ it("reads each timestamp as parseEveTimestamp does, whatever came before", () =>
         expect([t, ok ? out : undefined]).toEqual([t, ts && { sec: ts.tsSec, nsec: ts.tsNsec }]);
       }
     }
+  }
+});
+
+it("reads years below 100 as they are written, not as 19xx", () => {
+  for (const text of ["0050-03-01T00:00:00.000000+0000", "0099-12-31T23:59:59.5+01:00"]) {
+    const expected = Date.parse(text.replace(/\+0000$/, "Z")) / 1000;
+    expect([text, parseEveTimestamp(text)?.tsSec]).toEqual([text, Math.floor(expected)]);
   }
 });
