@@ -94,6 +94,14 @@ describe("DigestFeed", () => {
     }
   });
 
+  it("lets a pass waiting for a slot read on alone when the worker stops, and fails the digests", async () => {
+    const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
+    // Stopped before it hashes anything: the ring fills and no slot is ever freed again.
+    feed.close();
+    expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
+    await expect(feed.all()).rejects.toThrow(/hashing worker stopped/);
+  });
+
   it("leaves gzip files to the capture input and fails a digest whose file is gone", async () => {
     const gz = file("small.bin.gz", zlib.gzipSync(small));
     expect(FedFile.open(gz, null, 0, { waitForWorker: false, readAhead: true })).toBeNull();
