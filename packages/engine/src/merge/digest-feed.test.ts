@@ -102,6 +102,34 @@ describe("DigestFeed", () => {
     await expect(feed.all()).rejects.toThrow(/hashing worker stopped/);
   });
 
+  it("serves a waiting pass's ring while it reads another input's file, a chunk at a time", async () => {
+    // 512 MiB of zeros without writing them (a sparse file): hundreds of the worker's 1 MiB reads, far more than the
+    // pass needs even when this thread is slow to wake.
+    const large = path.join(dir, "large.bin");
+    fs.writeFileSync(large, "");
+    fs.truncateSync(large, 512 << 20);
+    const zeros = createHash("sha256");
+    const megabyte = Buffer.alloc(1 << 20);
+    for (let i = 0; i < 512; i++) zeros.update(megabyte);
+    const feed = new DigestFeed([bigFile, large], [undefined, undefined], SLOT);
+    const digests = (feed as unknown as { digests: Promise<string>[] }).digests;
+    let largeDone = false;
+    void digests[1].then(() => {
+      largeDone = true;
+    });
+    try {
+      feed.end(1);
+      // The pass can run only four slots ahead of the worker: it gets through only if the worker serves the ring
+      // between the large file's chunks rather than after all of them.
+      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
+      expect(largeDone).toBe(false);
+      expect(await feed.all()).toEqual([sha256(big), zeros.digest("hex")]);
+    } finally {
+      feed.close();
+      fs.rmSync(large);
+    }
+  });
+
   it("leaves gzip files to the capture input and fails a digest whose file is gone", async () => {
     const gz = file("small.bin.gz", zlib.gzipSync(small));
     expect(FedFile.open(gz, null, 0, { waitForWorker: false, readAhead: true })).toBeNull();
@@ -111,6 +139,7 @@ describe("DigestFeed", () => {
     try {
       fs.rmSync(gone);
       await expect(feed.all()).rejects.toThrow(/ENOENT/);
+      await expect(feed.all()).rejects.toMatchObject({ code: "TOOL_FAILED", context: { file: gone } });
     } finally {
       feed.close();
     }

@@ -6,6 +6,7 @@
 import { createHash, type Hash } from "node:crypto";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
+import { TracemillError } from "@tracemill/core/errors";
 
 export type HashingPlace = "worker" | "first-pass";
 
@@ -41,16 +42,20 @@ const word = (input, field) => 2 + 3 * input + field;
 const inputs = files.map((file, i) =>
   file === null ? null : { file, ring: rings[i] && new Uint8Array(rings[i]), hash: crypto.createHash("sha256"), hashed: 0, consumed: 0 });
 let left = inputs.filter((input) => input !== null).length;
-function rest(input) {
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  const fd = fs.openSync(input.file, "r");
-  try {
-    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, input.hashed)) > 0; input.hashed += n) {
-      input.hash.update(buffer.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
+const chunk = Buffer.allocUnsafe(1 << 20);
+// One chunk of what input was not fed, read from its file; true at the end of the file. A chunk at a time, so the
+// other input's ring is served in between: a pass may be waiting for one of its slots.
+function restChunk(input) {
+  if (input.fd === undefined) input.fd = fs.openSync(input.file, "r");
+  const n = fs.readSync(input.fd, chunk, 0, chunk.length, input.hashed);
+  if (n > 0) {
+    input.hash.update(chunk.subarray(0, n));
+    input.hashed += n;
+    return false;
   }
+  fs.closeSync(input.fd);
+  input.fd = undefined;
+  return true;
 }
 while (left > 0 && Atomics.load(ctl, 1) === 0) {
   const bell = Atomics.load(ctl, 0);
@@ -68,10 +73,12 @@ while (left > 0 && Atomics.load(ctl, 1) === 0) {
       progress = true;
     }
     if (Atomics.load(ctl, word(i, 2)) === 0 || input.consumed < Atomics.load(ctl, word(i, 0))) return;
+    progress = true;
     try {
-      rest(input);
+      if (!restChunk(input)) return;
       parentPort.postMessage({ input: i, digest: input.hash.digest("hex") });
     } catch (error) {
+      if (input.fd !== undefined) fs.closeSync(input.fd);
       parentPort.postMessage({ input: i, error: error.message });
     }
     inputs[i] = null;
@@ -230,20 +237,26 @@ export class DigestFeed {
       },
     });
     worker.on("message", (message: WorkerMessage) =>
-      this.settle[message.input]?.(message.digest ?? new Error(message.error)),
+      this.settle[message.input]?.(message.digest ?? this.hashingError(message.input, message.error ?? "")),
     );
-    worker.once("error", (error) => this.failed(which, error));
-    worker.once("exit", (code) => this.failed(which, new Error(`the hashing worker stopped (exit code ${code})`)));
+    worker.once("error", (error) => this.failed(which, error.message));
+    worker.once("exit", (code) => this.failed(which, `the hashing worker stopped (exit code ${code})`));
     this.workers.push(worker);
   }
 
   /** A worker stopped: its inputs' digests not settled yet fail with its error, and no pass feeds it any more. */
-  private failed(which: boolean[], error: Error): void {
+  private failed(which: boolean[], reason: string): void {
     which.forEach((mine, i) => {
       if (!mine) return;
-      this.settle[i]?.(error);
+      this.settle[i]?.(this.hashingError(i, reason));
       this.fed[i] = -1;
     });
+  }
+
+  /** Input i could not be hashed: the run fails as a tool failure naming the file (a merge has no digest to record). */
+  private hashingError(input: number, reason: string): TracemillError {
+    const file = this.files[input];
+    return new TracemillError("TOOL_FAILED", `${file}: SHA-256 not computed: ${reason}`, { file });
   }
 
   private ring(): void {
