@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PcapWriter } from "@tracemill/core/capture";
 import { afterAll, describe, expect, it } from "vitest";
 import { openCaptureWriter } from "./capture-writer.js";
 import { readCapture } from "./read-capture.js";
@@ -141,5 +142,25 @@ describe("openCaptureWriter", () => {
     await writer.close();
     expect(pressured).toBeGreaterThan(0);
     expect((await readCapture(file, () => {})).packets).toBe(64);
+  });
+
+  it("writes its chunks at their own offsets, many at once, into exactly the bytes of one ordered stream", async () => {
+    const file = path.join(tmp, "concurrent.pcap");
+    const packets: Parameters<PcapWriter["write"]>[0][] = [];
+    await readCapture(input, (p) => packets.push({ ...p, data: p.data.slice() }));
+    const expected: Buffer[] = [];
+    const memory = new PcapWriter((chunk) => expected.push(Buffer.from(chunk)), { batchBytes: 1000 });
+    // Small chunks and a high-water mark far above the total: every chunk is in flight before the first is done.
+    const writer = await openCaptureWriter(file, { format: "pcap", batchBytes: 1000, highWaterBytes: 1 << 30 });
+    for (let round = 0; round < 100; round++) {
+      for (const p of packets) {
+        memory.write(p);
+        expect(writer.write(p)).toBe(true);
+      }
+    }
+    memory.finish();
+    await writer.close();
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(fs.readFileSync(file).equals(Buffer.concat(expected))).toBe(true);
   });
 });
