@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { DigestFeed } from "./digest-feed.js";
 import { FedFile } from "./fed-file.js";
 
@@ -32,17 +32,18 @@ describe("DigestFeed", () => {
   const small = randomBytes(3 * SLOT);
   const [bigFile, smallFile] = [file("big.bin", big), file("small.bin", small)];
 
-  it("hashes a file fed partly by a pass that does not wait and the rest by one that does", async () => {
+  it("hands the rest of a file to the worker once a pass runs ahead of it, and hashes all of it", async () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
     try {
-      // The first pass runs ahead of the worker (no event-loop turn): it feeds at most the ring, then reads alone.
-      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: false, readAhead: true })!)).toEqual(big);
-      expect(await readAll(FedFile.open(smallFile, feed, 1, { waitForWorker: false, readAhead: true })!)).toEqual(
-        small,
-      );
-      feed.end(1);
-      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
-      expect(feed.wants(0, big.length)).toBe(true);
+      // No event-loop turn between reads: the pass fills the four slots and then reads alone.
+      const spy = vi.spyOn(feed, "end");
+      expect(await readAll(FedFile.open(bigFile, feed, 0, { readAhead: false })!)).toEqual(big);
+      expect(spy).toHaveBeenCalledWith(0);
+      expect(feed.wants(0, 4 * SLOT)).toBe(false);
+      // Three chunks fit the ring: all fed, and the worker waits for more until told the file ended.
+      expect(await readAll(FedFile.open(smallFile, feed, 1, { readAhead: true })!)).toEqual(small);
+      expect(feed.wants(1, small.length)).toBe(true);
+      expect(spy).toHaveBeenCalledTimes(1);
       expect(await feed.all()).toEqual([sha256(big), sha256(small)]);
     } finally {
       feed.close();
@@ -52,11 +53,11 @@ describe("DigestFeed", () => {
   it("reads what it was not fed from the file itself, from where feeding stopped", async () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
     try {
-      const input = FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: true })!;
-      for (let i = 0; i < 7; i++) await input.read();
+      const input = FedFile.open(bigFile, feed, 0, { readAhead: true })!;
+      for (let i = 0; i < 3; i++) await input.read();
       await input.close();
-      // Seven chunks handed out and the eighth read ahead: the worker reads from there on.
-      expect(feed.wants(0, 8 * SLOT)).toBe(true);
+      // Three chunks handed out and the fourth read ahead, all into the ring: the worker reads from there on.
+      expect(feed.wants(0, 4 * SLOT)).toBe(true);
       expect(await feed.all()).toEqual([sha256(big), sha256(small)]);
     } finally {
       feed.close();
@@ -67,10 +68,10 @@ describe("DigestFeed", () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT, "first-pass");
     try {
       // Read ahead is refused: the chunks are hashed where they were read.
-      const input = FedFile.open(bigFile, feed, 0, { waitForWorker: false, readAhead: true })!;
+      const input = FedFile.open(bigFile, feed, 0, { readAhead: true })!;
       expect(await readAll(input)).toEqual(big);
       expect(feed.wants(0, big.length)).toBe(false);
-      const some = FedFile.open(smallFile, feed, 1, { waitForWorker: false, readAhead: false })!;
+      const some = FedFile.open(smallFile, feed, 1, { readAhead: false })!;
       await some.read();
       await some.close();
       expect(feed.wants(1, SLOT)).toBe(true);
@@ -94,36 +95,36 @@ describe("DigestFeed", () => {
     }
   });
 
-  it("lets a pass waiting for a slot read on alone when the worker stops, and fails the digests", async () => {
+  it("lets a pass read on alone when the worker stops, and fails the digests", async () => {
     const feed = new DigestFeed([bigFile, smallFile], [undefined, undefined], SLOT);
     // Stopped before it hashes anything: the ring fills and no slot is ever freed again.
     feed.close();
-    expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
+    expect(await readAll(FedFile.open(bigFile, feed, 0, { readAhead: false })!)).toEqual(big);
     await expect(feed.all()).rejects.toThrow(/hashing worker stopped/);
   });
 
-  it("serves a waiting pass's ring while it reads another input's file, a chunk at a time", async () => {
-    // 512 MiB of zeros without writing them (a sparse file): hundreds of the worker's 1 MiB reads, far more than the
-    // pass needs even when this thread is slow to wake.
+  it("reads the files it was not fed a chunk at a time each, in turn", async () => {
+    // 512 MiB of zeros without writing them (a sparse file): hundreds of the worker's 1 MiB reads against the
+    // small file's few.
     const large = path.join(dir, "large.bin");
     fs.writeFileSync(large, "");
     fs.truncateSync(large, 512 << 20);
     const zeros = createHash("sha256");
     const megabyte = Buffer.alloc(1 << 20);
     for (let i = 0; i < 512; i++) zeros.update(megabyte);
-    const feed = new DigestFeed([bigFile, large], [undefined, undefined], SLOT);
+    const feed = new DigestFeed([large, bigFile], [undefined, undefined], SLOT);
     const digests = (feed as unknown as { digests: Promise<string>[] }).digests;
     let largeDone = false;
-    void digests[1].then(() => {
+    void digests[0].then(() => {
       largeDone = true;
     });
     try {
+      feed.end(0);
       feed.end(1);
-      // The pass can run only four slots ahead of the worker: it gets through only if the worker serves the ring
-      // between the large file's chunks rather than after all of them.
-      expect(await readAll(FedFile.open(bigFile, feed, 0, { waitForWorker: true, readAhead: false })!)).toEqual(big);
+      // The big file's digest comes while the large one is still being read: the worker takes turns.
+      expect(await digests[1]).toBe(sha256(big));
       expect(largeDone).toBe(false);
-      expect(await feed.all()).toEqual([sha256(big), zeros.digest("hex")]);
+      expect(await feed.all()).toEqual([zeros.digest("hex"), sha256(big)]);
     } finally {
       feed.close();
       fs.rmSync(large);
@@ -132,7 +133,7 @@ describe("DigestFeed", () => {
 
   it("leaves gzip files to the capture input and fails a digest whose file is gone", async () => {
     const gz = file("small.bin.gz", zlib.gzipSync(small));
-    expect(FedFile.open(gz, null, 0, { waitForWorker: false, readAhead: true })).toBeNull();
+    expect(FedFile.open(gz, null, 0, { readAhead: true })).toBeNull();
     const gone = path.join(dir, "gone.bin");
     fs.copyFileSync(smallFile, gone);
     const feed = new DigestFeed([gone, smallFile], [undefined, undefined], SLOT);

@@ -1,5 +1,5 @@
-// A plain (uncompressed) input read in chunks into the digest feed's ring when the hashing worker wants those bytes
-// next (so the digest costs the main thread nothing and the file no extra read); either one chunk ahead on the
+// A plain (uncompressed) input read in chunks, into the digest feed's ring while the hashing worker wants those
+// bytes next and has a slot free (the worker then reads the rest of the file itself); either one chunk ahead on the
 // thread pool while the caller walks the current one, or on the calling thread, which then finds it in its cache.
 import fs from "node:fs";
 import { TracemillError } from "@tracemill/core/errors";
@@ -24,7 +24,6 @@ export class FedFile {
     private readonly fd: number,
     private readonly feed: DigestFeed | null,
     private readonly input: number,
-    private readonly waitForWorker: boolean,
     private readAhead: boolean,
   ) {
     // Hashed on this thread, the chunk is best read here too: it is then hashed from this core's cache.
@@ -32,16 +31,15 @@ export class FedFile {
   }
 
   /**
-   * Opens input `input` (0 or 1) of the feed; null for a gzip file (read it through CaptureInput). With
-   * `waitForWorker` (the last pass that can feed it), a read waits for a free slot rather than not feeding.
-   * `readAhead`: for a pass that walks only record headers (it then never waits for a read); a pass that copies
-   * the bytes too is cheaper reading them itself (see merge-captures.ts).
+   * Opens input `input` (0 or 1) of the feed (null: nothing to feed); null for a gzip file (read it through
+   * CaptureInput). `readAhead`: for a pass that walks only record headers (it then never waits for a read); a pass
+   * that copies the bytes too is cheaper reading them itself (see merge-captures.ts).
    */
   static open(
     file: string,
     feed: DigestFeed | null,
     input: number,
-    { waitForWorker, readAhead }: { waitForWorker: boolean; readAhead: boolean },
+    { readAhead }: { readAhead: boolean },
   ): FedFile | null {
     let fd: number;
     try {
@@ -61,7 +59,7 @@ export class FedFile {
       fs.closeSync(fd);
       throw error;
     }
-    return new FedFile(fd, feed, input, waitForWorker, readAhead);
+    return new FedFile(fd, feed, input, readAhead);
   }
 
   /** The next chunk (valid until the next call), or null at the end of the file. */
@@ -85,10 +83,8 @@ export class FedFile {
   private async fetch(): Promise<Uint8Array | null> {
     const position = this.position;
     const feed = this.feed;
-    let slot = feed?.slot(this.input, position) ?? null;
-    if (slot === null && this.waitForWorker && feed?.wants(this.input, position)) {
-      slot = await feed.freeSlot(this.input, position);
-    }
+    const slot = feed?.slot(this.input, position) ?? null;
+    if (slot === null) feed?.outrun(this.input, position);
     const buffer = slot ?? this.ownBuffer();
     const bytes = this.readAhead
       ? await readAt(this.fd, buffer, position)

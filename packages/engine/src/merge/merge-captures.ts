@@ -110,7 +110,8 @@ async function mergeInputs(
     scanStop.abort();
     throw error;
   });
-  // The attacks are read by a cursor from here on, which does not feed the worker: it reads the rest itself.
+  // The second pass does not feed the hashing worker: it reads what the first pass did not give it itself.
+  digests.end(0);
   digests.end(1);
   const plan = planOutput(bg, atk);
   const placement = placeAttacks(bg, atk, placementOptions, plan.attackStepNs);
@@ -145,15 +146,15 @@ async function mergeInputs(
   let written = 0;
   let sha256: string[] = [];
   try {
-    // pcap → pcap with the background's records already in the output's layout: they are copied as bytes.
-    // A plain file feeds the worker what the first pass could not (waiting for it). It is read on this thread:
-    // the runs are then copied out of this core's cache (reading ahead on the thread pool cost 0.25 CPU-s more
-    // on bench-large, 3 alternated runs, for the same CPU on bench-small; the first pass, which walks only the
-    // record headers, reads ahead).
+    // pcap → pcap with the background's records already in the output's layout: they are copied as bytes, read
+    // on this thread (the runs are then copied out of this core's cache; reading ahead on the thread pool cost
+    // 0.25 CPU-s more on bench-large, 3 alternated runs, for the same CPU on bench-small; the first pass, which
+    // walks only the record headers, reads ahead).
     const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
-    const fedInput = raw ? FedFile.open(background, digests, 0, { waitForWorker: true, readAhead: false }) : null;
-    if (!fedInput) digests.end(0);
-    const bgInput = raw ? (fedInput ?? (await CaptureInput.open(background, undefined, { synchronous: true }))) : null;
+    const bgInput = raw
+      ? (FedFile.open(background, null, 0, { readAhead: false }) ??
+        (await CaptureInput.open(background, undefined, { synchronous: true })))
+      : null;
     if (bgInput) inputs.push(bgInput);
     const bgCursor = raw ? null : await FileCursor.open(background, bg.name);
     if (bgCursor) inputs.push(bgCursor);

@@ -64,10 +64,10 @@ async function byRecords(
   const name = `raw-${chunkBytes}-${mode.replace(/\W+/g, "-")}`;
   const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
   const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
-  // Fed: the slots are the chunk size, so the ring wraps many times and the merge waits for the worker.
+  // Fed: the slots are the chunk size; the merge feeds the ring until it runs ahead, then the worker reads alone.
   const feed = mode === "fed" ? new DigestFeed([bg, atk], [undefined, "0".repeat(64)], chunkBytes) : null;
   const input = feed
-    ? FedFile.open(bg, feed, 0, { waitForWorker: true, readAhead: false })!
+    ? FedFile.open(bg, feed, 0, { readAhead: false })!
     : await CaptureInput.open(bg, chunkBytes, { synchronous: mode === "synchronous" });
   const cursor = await FileCursor.open(atk, "atk");
   const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {

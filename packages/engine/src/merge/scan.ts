@@ -62,8 +62,8 @@ async function scanPlainPcap(
   signal: AbortSignal | undefined,
   onProgress: ((bytesRead: number) => void) | undefined,
 ): Promise<CaptureScan | null> {
-  // The merge pass may feed the worker too: this one feeds only while the worker keeps up.
-  const input = FedFile.open(file, feed, which, { waitForWorker: false, readAhead: true });
+  // Feeds the hashing worker while it keeps up; then the worker reads the rest of the file itself.
+  const input = FedFile.open(file, feed, which, { readAhead: true });
   if (input === null) {
     // gzip: hashed as stored, so the worker reads the file itself, starting now.
     feed?.end(which);
