@@ -6,3 +6,4 @@ export { IMAGE_ROW_BYTES, ImageRows } from "./image-row.js";
 export { IptLine, IptSeries } from "./ipt-series.js";
 export { OrderedRows, type RowSink } from "./ordered-rows.js";
 export { RowBuilder } from "./row-builder.js";
+export { ScanlineDeflater } from "./scanline-deflate.js";
