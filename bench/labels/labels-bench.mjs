@@ -33,16 +33,6 @@ const jobs = [
   ["ipt --signed", (outDir) => extractIpt(capture, { signed: true }, { outDir })],
   ["images -n 32", (outDir) => extractImages(capture, { flowsPerImage: 32 }, { outDir })],
   ["images -n 256", (outDir) => extractImages(capture, { flowsPerImage: 256 }, { outDir })],
-  // Deflate on this thread only (the default on a machine with one core, and below 64 MiB of scanlines), and on the
-  // worker from the first image: the worker's cost and wall-time gain.
-  [
-    "images -n 32, one thread",
-    (outDir) => extractImages(capture, { flowsPerImage: 32, deflateThread: false }, { outDir }),
-  ],
-  [
-    "images -n 32, worker at once",
-    (outDir) => extractImages(capture, { flowsPerImage: 32, deflateThread: true }, { outDir }),
-  ],
   ["label --attacks", (outDir) => labelCapture(capture, { attacks }, { outDir })],
   ["label --alerts (4703 u2 events)", (outDir) => labelCapture(capture, { alerts }, { outDir })],
 ].filter(([name], i) => i === 0 || only === undefined || name.startsWith(only));

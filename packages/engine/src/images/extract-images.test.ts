@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readZip } from "../../../../test/helpers/read-zip.js";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
 import { extractImages } from "./extract-images.js";
-import { PngWorker } from "./png-worker.js";
+import { ImageSheets } from "./image-sheets.js";
 
 const T = 1_700_000_000;
 const ACK = 0x10;
@@ -121,31 +121,31 @@ describe("extractImages", () => {
     expect(csv.slice(1).map((line) => line.at(-1))).toEqual(["0", "0", "1"]);
   });
 
-  it("gives a byte-identical zip for the same input, deflated here or on a thread, and rejects a bad row count", async () => {
+  it("gives a byte-identical zip for the same input, and rejects a bad row count", async () => {
     const { capture, outDir } = setUp();
-    await extractImages(capture, { flowsPerImage: 1, deflateThread: false }, { outDir });
+    await extractImages(capture, { flowsPerImage: 1 }, { outDir });
     const once = fs.readFileSync(path.join(outDir, "images.zip"));
     fs.rmSync(outDir, { recursive: true });
     fs.mkdirSync(outDir);
-    await extractImages(capture, { flowsPerImage: 1, deflateThread: true }, { outDir });
+    await extractImages(capture, { flowsPerImage: 1 }, { outDir });
     expect(fs.readFileSync(path.join(outDir, "images.zip")).equals(once)).toBe(true);
     await expect(extractImages(capture, { flowsPerImage: 0 }, { outDir })).rejects.toMatchObject({
       code: "BAD_OPTION",
     });
   });
 
-  it("stops the deflate worker and leaves no zip when cancelled", async () => {
+  it("closes the manifest and leaves no zip when cancelled", async () => {
     const { capture, outDir } = setUp();
-    const close = vi.spyOn(PngWorker.prototype, "close");
+    const discard = vi.spyOn(ImageSheets.prototype, "discard");
     const controller = new AbortController();
     controller.abort();
     try {
       await expect(
-        extractImages(capture, { flowsPerImage: 1, deflateThread: true }, { outDir, signal: controller.signal }),
+        extractImages(capture, { flowsPerImage: 1 }, { outDir, signal: controller.signal }),
       ).rejects.toMatchObject({ code: "CANCELLED" });
-      expect(close).toHaveBeenCalledTimes(1);
+      expect(discard).toHaveBeenCalledTimes(1);
     } finally {
-      close.mockRestore();
+      discard.mockRestore();
     }
     expect(fs.readdirSync(outDir)).toEqual([]);
   });

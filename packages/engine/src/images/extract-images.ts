@@ -1,7 +1,6 @@
 // The images capability: each session's first 280 IP bytes as a grayscale row, n rows per PNG, zipped with the
 // manifest and the feature CSV (with labels when asked), all from one pass over the capture.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { IMAGE_MANIFEST_NAME, ImageRows, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
@@ -21,24 +20,6 @@ export interface ImagesOptions extends SessionPassOptions, LabelSourceOptions {
   flowsPerImage: number;
   /** Keep IP addresses and ports in the rows (they are zeroed by default). */
   keepAddresses?: boolean;
-  /**
-   * Deflate images on a worker thread (same bytes, less wall time): true from the first image, false never; by
-   * default when there is more than one core, once the run has deflated `WORKER_AFTER_BYTES` of scanlines.
-   */
-  deflateThread?: boolean;
-}
-
-/**
- * Scanline bytes deflated on the pass's own thread before a worker thread takes over, by default: starting a worker
- * costs about 45 ms of CPU time (a fresh JavaScript isolate), more than its wall-time gain on a capture with fewer
- * images (bench-small's 40 MB of 32-row scanlines), while on a large capture it moves most of deflate off the pass.
- */
-export const WORKER_AFTER_BYTES = 64 << 20;
-
-/** The worker-thread threshold for ImageSheets: 0 when asked for, never when refused or on one core. */
-function workerAfter(deflateThread: boolean | undefined): number | null {
-  if (deflateThread !== undefined) return deflateThread ? 0 : null;
-  return os.availableParallelism() > 1 ? WORKER_AFTER_BYTES : null;
 }
 
 /** The largest image height accepted: 2^16 rows keeps every PNG well within what viewers and libraries open. */
@@ -63,13 +44,7 @@ export async function extractImages(
     : undefined;
   const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
   const zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE));
-  const sheets = new ImageSheets(
-    zip,
-    n,
-    path.join(scratch, IMAGE_MANIFEST_NAME),
-    labeller?.columns ?? [],
-    workerAfter(options.deflateThread),
-  );
+  const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   /** Every record's row, by store slot. */

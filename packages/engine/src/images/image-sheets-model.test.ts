@@ -29,7 +29,7 @@ interface Live {
 }
 
 /** Runs `sessions` sessions through ImageSheets; returns the decoded images' rows, the manifest and the model rows. */
-function simulate(seed: number, n: number, sessions: number, labelled: boolean, workerAfter: number | null) {
+function simulate(seed: number, n: number, sessions: number, labelled: boolean) {
   const next = random(seed);
   const images: { name: string; rows: Uint8Array[] }[] = [];
   const zip = {
@@ -43,8 +43,8 @@ function simulate(seed: number, n: number, sessions: number, labelled: boolean, 
       images.push({ name, rows });
     },
   } as unknown as ZipWriter;
-  const manifestPath = path.join(dir, `manifest-${seed}-${n}-${labelled}-${workerAfter}.csv`);
-  const sheets = new ImageSheets(zip, n, manifestPath, labelled ? ["label"] : [], workerAfter, 3 * 281 * n);
+  const manifestPath = path.join(dir, `manifest-${seed}-${n}-${labelled}.csv`);
+  const sheets = new ImageSheets(zip, n, manifestPath, labelled ? ["label"] : []);
   const rows = new ImageRows();
   const expected: Uint8Array[] = [];
   const labels: string[] = [];
@@ -100,33 +100,25 @@ describe("ImageSheets against a model of the pass", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-model-"));
     for (const n of [1, 2, 5]) {
       for (const labelled of [false, true]) {
-        for (const workerAfter of [null, 0, 4 * 281 * n]) {
-          const sessions = 37 + n;
-          const { images, counts, manifest, expected, labels } = simulate(7 + n, n, sessions, labelled, workerAfter);
-          const imageCount = Math.ceil(sessions / n);
-          expect(counts).toEqual({ images: imageCount, rows: sessions });
-          expect(images.map((image) => image.name)).toEqual(
-            Array.from({ length: imageCount }, (_, i) => `images/image-${String(i + 1).padStart(6, "0")}.png`),
-          );
-          for (let seq = 0; seq < imageCount * n; seq++) {
-            const want = new Uint8Array(IMAGE_ROW_BYTES);
-            if (seq < sessions) want.set(expected[seq]);
-            const got = images[Math.floor(seq / n)].rows[seq % n];
-            expect({ n, labelled, workerAfter, seq, row: Array.from(got) }).toEqual({
-              n,
-              labelled,
-              workerAfter,
-              seq,
-              row: Array.from(want),
-            });
-          }
-          const lines = manifest.trimEnd().split("\n");
-          expect(lines).toHaveLength(sessions + 1);
-          for (let seq = 0; seq < sessions; seq++) {
-            const image = `images/image-${String(Math.floor(seq / n) + 1).padStart(6, "0")}.png`;
-            const line = `${image},${seq % n},${seq + 1}${labelled ? `,${labels[seq]}` : ""}`;
-            expect(lines[seq + 1]).toBe(line);
-          }
+        const sessions = 37 + n;
+        const { images, counts, manifest, expected, labels } = simulate(7 + n, n, sessions, labelled);
+        const imageCount = Math.ceil(sessions / n);
+        expect(counts).toEqual({ images: imageCount, rows: sessions });
+        expect(images.map((image) => image.name)).toEqual(
+          Array.from({ length: imageCount }, (_, i) => `images/image-${String(i + 1).padStart(6, "0")}.png`),
+        );
+        for (let seq = 0; seq < imageCount * n; seq++) {
+          const want = new Uint8Array(IMAGE_ROW_BYTES);
+          if (seq < sessions) want.set(expected[seq]);
+          const got = images[Math.floor(seq / n)].rows[seq % n];
+          expect({ n, labelled, seq, row: Array.from(got) }).toEqual({ n, labelled, seq, row: Array.from(want) });
+        }
+        const lines = manifest.trimEnd().split("\n");
+        expect(lines).toHaveLength(sessions + 1);
+        for (let seq = 0; seq < sessions; seq++) {
+          const image = `images/image-${String(Math.floor(seq / n) + 1).padStart(6, "0")}.png`;
+          const line = `${image},${seq % n},${seq + 1}${labelled ? `,${labels[seq]}` : ""}`;
+          expect(lines[seq + 1]).toBe(line);
         }
       }
     }

@@ -1,13 +1,14 @@
 // Rows placed in order and completed out of order land in the right image and pixel row; images and manifest lines
-// come out in order, the same bytes whether deflated here or on the worker thread.
+// come out in order, each image the encoder's PNG of its rows with its CRC-32.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDecodedPacket, ImageRows } from "@tracemill/core";
+import zlib from "node:zlib";
+import { createDecodedPacket, IMAGE_ROW_BYTES, ImageRows } from "@tracemill/core";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import { ImageSheets } from "./image-sheets.js";
-import { PngWorker } from "./png-worker.js";
 import type { ZipWriter } from "./zip-writer.js";
 
 let dir = "";
@@ -112,60 +113,68 @@ describe("ImageSheets", () => {
     ]);
   });
 
-  it("deflates on a worker thread into the same bytes, images in order, with a bounded queue", () => {
+  it("writes images waiting for an earlier one in order, each the encoder's PNG of its rows, with its CRC-32", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
-    const run = (workerAfter: number | null) => {
-      const entries: { name: string; bytes: Buffer; crc: number }[] = [];
-      const manifest = path.join(dir, `manifest-${workerAfter}.csv`);
-      // 1 byte of pending scanlines: the bound of two images is hit on every image.
-      const sheets = new ImageSheets(bytesZip(entries), 3, manifest, [], workerAfter, 1);
-      const rows = new ImageRows();
-      for (let seq = 0; seq < 200; seq++) {
-        sheets.place(rows, seq, seq);
-        expect(
-          put(
-            rows,
-            seq,
-            Uint8Array.from({ length: 280 }, (_, x) => (seq * 7 + x * (seq % 5)) % 256),
-          ),
-        ).toBe(true);
-      }
-      // Row 0 is final last: every later image waits for the first one, complete and encoded.
-      for (let seq = 1; seq < 200; seq++) sheets.final(seq);
-      sheets.final(0);
-      expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
-      return { entries, manifest: fs.readFileSync(manifest) };
-    };
-    const here = run(null);
-    const worker = run(0);
-    // The worker takes over after 20 images (3 scanlines of 281 bytes each) deflated here: 46 of the 66 complete
-    // images go to it (the last, padded one is deflated here at the end).
-    const submit = vi.spyOn(PngWorker.prototype, "submit");
-    const later = run(20 * 3 * 281);
-    expect(submit).toHaveBeenCalledTimes(46);
-    submit.mockRestore();
-    expect(worker.entries.map((entry) => entry.name)).toEqual(here.entries.map((entry) => entry.name));
-    expect(here.entries[66].name).toBe("images/image-000067.png");
-    for (const other of [worker, later]) {
-      for (const [i, entry] of other.entries.entries()) {
-        expect(entry.bytes.equals(here.entries[i].bytes)).toBe(true);
-        expect(entry.crc).toBe(here.entries[i].crc);
-      }
-      expect(other.manifest.equals(here.manifest)).toBe(true);
+    const entries: { name: string; bytes: Buffer; crc: number }[] = [];
+    const manifest = path.join(dir, "manifest.csv");
+    const sheets = new ImageSheets(bytesZip(entries), 3, manifest, []);
+    const rows = new ImageRows();
+    const pixels = (seq: number) => Uint8Array.from({ length: 280 }, (_, x) => (seq * 7 + x * (seq % 5)) % 256);
+    for (let seq = 0; seq < 200; seq++) {
+      sheets.place(rows, seq, seq);
+      expect(put(rows, seq, pixels(seq))).toBe(true);
     }
-    // The pixels really went through: the last image's padding row is zero, its first row is row 198's bytes.
-    const last = PNG.sync.read(worker.entries[66].bytes, { skipRescale: true });
+    // Row 0 is final last: every later image waits for the first one, complete and encoded.
+    for (let seq = 1; seq < 200; seq++) {
+      sheets.final(seq);
+      expect(entries).toHaveLength(0);
+    }
+    sheets.final(0);
+    expect(entries).toHaveLength(66);
+    expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
+    // The expected PNGs from scanlines built here (the last image's third row is padding), by a fresh encoder.
+    const encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, 3);
+    for (let image = 0; image < 67; image++) {
+      const scanlines = new Uint8Array(scanlinesLength(IMAGE_ROW_BYTES, 3));
+      for (let y = 0; y < 3 && image * 3 + y < 200; y++) {
+        scanlines.set(pixels(image * 3 + y), scanlineOffset(IMAGE_ROW_BYTES, y));
+      }
+      const png = encoder.encode(scanlines);
+      const entry = entries[image];
+      expect(entry.name).toBe(`images/image-${String(image + 1).padStart(6, "0")}.png`);
+      expect(entry.bytes.equals(Buffer.concat(png.parts))).toBe(true);
+      expect(entry.crc).toBe(png.crc);
+      expect(entry.crc).toBe(zlib.crc32(entry.bytes));
+    }
+    const lines = fs.readFileSync(manifest, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(201);
+    expect(lines[199]).toBe("images/image-000067.png,0,199");
+    expect(lines[200]).toBe("images/image-000067.png,1,200");
+    // The pixels really went through: the last image's padding row is zero, its second row is row 199's bytes.
+    const last = PNG.sync.read(entries[66].bytes, { skipRescale: true });
     expect(last.data[4 * 280]).toBe((199 * 7) % 256);
+    expect(last.data[4 * 281]).toBe((199 * 7 + (199 % 5)) % 256);
     expect(last.data[4 * 2 * 280 + 4 * 5]).toBe(0);
   });
 
-  it("stops the worker when discarded mid-run", () => {
+  it("closes the manifest once, whether discarded mid-run, twice, or after finishing", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
-    const sheets = new ImageSheets(bytesZip([]), 1, path.join(dir, "manifest.csv"), [], 0);
-    const rows = new ImageRows();
-    sheets.place(rows, 0, 0);
-    sheets.final(0);
-    sheets.discard();
-    expect(() => sheets.place(rows, 1, 1)).not.toThrow();
+    const close = vi.spyOn(fs, "closeSync");
+    try {
+      const rows = new ImageRows();
+      const discarded = new ImageSheets(bytesZip([]), 1, path.join(dir, "discarded.csv"), []);
+      discarded.place(rows, 0, 0);
+      discarded.discard();
+      discarded.discard();
+      expect(close).toHaveBeenCalledTimes(1);
+      const finished = new ImageSheets(bytesZip([]), 1, path.join(dir, "finished.csv"), []);
+      finished.place(rows, 0, 0);
+      finished.final(0);
+      expect(finished.finish()).toEqual({ images: 1, rows: 1 });
+      finished.discard();
+      expect(close).toHaveBeenCalledTimes(2);
+    } finally {
+      close.mockRestore();
+    }
   });
 });

@@ -1,8 +1,7 @@
 // Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
 // each image as soon as all its rows are final (full, or their session ended), and writes it into the zip, with its
-// manifest lines, once every earlier image is written. Past a given amount of scanlines, images are deflated on a
-// worker thread, in the same bytes. In a labelled run the manifest lines wait for their sessions' labels, apart from
-// the images.
+// manifest lines, once every earlier image is written; all on the pass's own thread. In a labelled run the manifest
+// lines wait for their sessions' labels, apart from the images.
 import fs from "node:fs";
 import {
   IMAGE_ROW_BYTES,
@@ -11,16 +10,13 @@ import {
   imageManifestHeader,
   imageManifestLine,
 } from "@tracemill/core";
-import { type EncodedPng, GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
-import { PngWorker } from "./png-worker.js";
+import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
 
 /** Image buffers are carved out of blocks of about this size (thousands of small buffers cost the GC more). */
 const BLOCK_BYTES = 1 << 22;
 /** PNGs waiting for their turn are copied into blocks of this size. */
 const HELD_BLOCK_BYTES = 1 << 20;
-/** Scanline bytes handed to the worker and not yet deflated, at most (at least two images): memory stays bounded. */
-const MAX_PENDING_BYTES = 1 << 24;
 
 /**
  * An image: while taking rows its scanlines, then (once every row is final) its PNG waiting for its turn in the zip;
@@ -70,31 +66,18 @@ export class ImageSheets {
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
-  private worker: PngWorker | null = null;
-  /** Scanline bytes deflated here after which the worker starts (null: never). */
-  private readonly workerAfter: number | null;
-  private deflatedHere = 0;
-  private readonly maxPending: number;
-  private readonly take = (image: number, data: Uint8Array) => this.encoded(image, this.encoder.wrap(data));
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
-   * `labelColumns` are added to the manifest of a labelled run (every session then gives its labels to `labels`);
-   * once `workerAfterBytes` of scanlines were deflated here (0: from the first image; null: never), images are
-   * deflated on a worker thread, with at most `maxPendingBytes` of scanlines (and at least two images) waiting for it.
+   * `labelColumns` are added to the manifest of a labelled run (every session then gives its labels to `labels`).
    */
   constructor(
     private readonly zip: ZipWriter,
     private readonly flowsPerImage: number,
     manifestPath: string,
     labelColumns: readonly string[],
-    workerAfterBytes: number | null = null,
-    maxPendingBytes = MAX_PENDING_BYTES,
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
-    this.workerAfter = workerAfterBytes;
-    if (workerAfterBytes === 0) this.worker = new PngWorker();
-    this.maxPending = Math.max(2, Math.floor(maxPendingBytes / scanlinesLength(IMAGE_ROW_BYTES, flowsPerImage)));
     this.withLabels = labelColumns.length > 0;
     this.manifestFd = fs.openSync(manifestPath, "w");
     fs.writeSync(this.manifestFd, imageManifestHeader(labelColumns));
@@ -125,19 +108,20 @@ export class ImageSheets {
     const sheet = this.open[image];
     if (!sheet?.scanlines) throw new RangeError(`row ${seq} final but never placed`);
     if (++sheet.final < this.flowsPerImage) return;
-    if (!this.worker && this.workerAfter !== null && this.deflatedHere >= this.workerAfter) {
-      this.worker = new PngWorker();
-    }
-    const worker = this.worker;
-    if (!worker) {
-      this.deflatedHere += sheet.scanlines.length;
-      this.encoded(image, this.encoder.encode(sheet.scanlines));
+    // The PNG is the encoder's until its next call: written now if its turn came, else copied to wait for it.
+    const png = this.encoder.encode(sheet.scanlines);
+    this.spare.push(sheet.scanlines);
+    sheet.scanlines = null;
+    if (image !== this.nextImage) {
+      sheet.png = this.hold(png.parts);
+      sheet.crc = png.crc;
       return;
     }
-    // The scanlines stay with the sheet, untouched, until the worker's answer for them is taken.
-    worker.submit(image, sheet.scanlines);
-    if (worker.pending > this.maxPending) worker.drain(this.maxPending, this.take);
-    else worker.poll(this.take);
+    this.emit(png.parts, png.crc, this.flowsPerImage);
+    for (let next = this.open[this.nextImage]; next?.png; next = this.open[this.nextImage]) {
+      this.whole[0] = next.png;
+      this.emit(this.whole, next.crc, this.flowsPerImage);
+    }
   }
 
   /** A labelled run: row `seq`'s session ended with `labels`, its label columns as CSV bytes (kept, not copied). */
@@ -151,10 +135,8 @@ export class ImageSheets {
 
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
-    // Every image but the last is final: once the worker answered for all, each is in the zip.
-    this.worker?.drain(0, this.take);
-    this.worker?.close();
-    // The last image's rows after the last session's are still zero: its padding.
+    // Every image but the last is final, so each is in the zip already. The last image's rows after the last
+    // session's are still zero: its padding.
     const lastRows = this.rows - this.nextImage * this.flowsPerImage;
     const last = this.open[this.nextImage];
     if (last) {
@@ -174,9 +156,9 @@ export class ImageSheets {
     this.manifestOpen = false;
     return { images: this.nextImage, rows: this.rows };
   }
+
   /** Closes the manifest after a failure (the scratch directory holding it is removed by the caller). */
   discard(): void {
-    this.worker?.close();
     if (this.manifestOpen) fs.closeSync(this.manifestFd);
     this.manifestOpen = false;
   }
@@ -190,9 +172,7 @@ export class ImageSheets {
     if (reused) return reused;
     const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
     if (this.blockUsed + bytes > this.block.length) {
-      const size = Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes));
-      // The worker reads scanlines where they are: shared memory, no copy and no transfer of a whole block.
-      this.block = new Uint8Array(this.workerAfter !== null ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+      this.block = new Uint8Array(Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes)));
       this.blockUsed = 0;
     }
     this.blockUsed += bytes;
@@ -200,28 +180,8 @@ export class ImageSheets {
   }
 
   /**
-   * Image `image` is encoded (`png` is the encoder's, valid until its next call): its scanlines are free again, and
-   * its PNG goes into the zip, or is copied to wait for its turn.
-   */
-  private encoded(image: number, png: EncodedPng): void {
-    const sheet = this.open[image]!;
-    this.spare.push(sheet.scanlines!);
-    sheet.scanlines = null;
-    if (image !== this.nextImage) {
-      sheet.png = this.hold(png.parts);
-      sheet.crc = png.crc;
-      return;
-    }
-    this.emit(png.parts, png.crc, this.flowsPerImage);
-    for (let next = this.open[this.nextImage]; next?.png; next = this.open[this.nextImage]) {
-      this.whole[0] = next.png;
-      this.emit(this.whole, next.crc, this.flowsPerImage);
-    }
-  }
-
-  /**
-   * The PNG's parts copied into one piece of a shared block: deflate's output sits in a buffer of its chunk size (16
-   * KiB or more), which thousands of waiting PNGs would each keep.
+   * The PNG's parts copied into one piece of a block that many waiting PNGs share: the encoder's result is reused by
+   * its next call, and thousands of waiting PNGs each in a buffer of their own would cost the GC more.
    */
   private hold(parts: readonly Uint8Array[]): Uint8Array {
     let size = 0;
