@@ -81,6 +81,24 @@ describe("ScanlineDeflater", () => {
     for (let rows = 1; rows <= 300; rows += 7) roundTrip(deflater, imageLike(rows, next));
   });
 
+  it("round-trips views starting at every offset within a word, with zero runs around word boundaries", () => {
+    const next = random(4);
+    const deflater = new ScanlineDeflater(STRIDE);
+    const whole = imageLike(40, next);
+    for (let skew = 0; skew < 8; skew++) {
+      for (const length of [0, 1, 2, 3, 4, 5, 7, 8, 9, 3000, whole.length - skew]) {
+        roundTrip(deflater, whole.subarray(skew, skew + length));
+      }
+      for (let zeros = 1; zeros <= 20; zeros++) {
+        const bytes = new Uint8Array(skew + zeros + 2);
+        bytes[skew] = 5;
+        bytes[skew + zeros + 1] = 6;
+        roundTrip(deflater, bytes.subarray(skew));
+        roundTrip(deflater, bytes.subarray(skew + 1));
+      }
+    }
+  });
+
   it("keeps the Adler-32 exact over long inputs (64 MiB of mostly zeros and large bytes)", () => {
     const bytes = new Uint8Array(64 << 20);
     for (let i = 0; i < bytes.length; i += 4099) bytes[i] = 255;
