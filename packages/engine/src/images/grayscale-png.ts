@@ -1,13 +1,13 @@
 // Lossless 8-bit grayscale PNGs of a fixed size: one byte per pixel, exactly the bytes of the rows.
 // Written directly (signature, IHDR, one IDAT, IEND; PNG spec §5, §11.2) rather than through pngjs: for images of a
 // few kilobytes, pngjs's per-image buffers and filter pass cost several times the compression itself, and images are
-// made by the thousand. pngjs still decodes them in the tests, as an independent reader.
+// made by the thousand. The scanlines are compressed by core's ScanlineDeflater, made for them (see there). pngjs
+// still decodes the images in the tests, as an independent reader.
 import zlib from "node:zlib";
+import { ScanlineDeflater } from "@tracemill/core/outputs";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GRAYSCALE = 0;
-/** Level 1: within a few percent of level 6 in size on packet bytes, at half the time. */
-export const DEFLATE = { level: 1 } as const;
 const IEND = chunk("IEND", Buffer.alloc(0));
 
 /** A PNG in parts ready to be written one after the other, with the CRC-32 of the whole file (for the zip). */
@@ -37,6 +37,7 @@ export class GrayscalePngEncoder {
   private readonly idatHead = Buffer.alloc(8);
   private readonly idatTail = Buffer.alloc(4);
   private readonly idatTypeCrc = zlib.crc32("IDAT");
+  private readonly deflater: ScanlineDeflater;
   /** The one result handed out, refilled by every call (thousands of images: no objects or buffers per image). */
   private readonly png: EncodedPng;
 
@@ -51,21 +52,12 @@ export class GrayscalePngEncoder {
     this.headCrc = zlib.crc32(this.head);
     this.idatHead.write("IDAT", 4, "latin1");
     this.png = { parts: [this.head, this.idatHead, IEND, this.idatTail, IEND], crc: 0 };
+    this.deflater = new ScanlineDeflater(width + 1);
   }
 
-  /**
-   * The PNG of `scanlines`. Synchronous on purpose: handing images of a few kilobytes to the thread pool costs more
-   * than compressing them here. The result is valid until the next call (see `wrap`).
-   */
+  /** The PNG of `scanlines`, valid until the next call: its parts are reused (write or copy them before). */
   encode(scanlines: Uint8Array): EncodedPng {
-    return this.wrap(zlib.deflateSync(scanlines, DEFLATE));
-  }
-
-  /**
-   * The PNG around `data`, scanlines deflated with `DEFLATE` (here or on a worker thread: the same bytes). The
-   * result and its parts are reused by the next call: write or copy them before.
-   */
-  wrap(data: Uint8Array): EncodedPng {
+    const data = this.deflater.deflate(scanlines);
     const idatHead = this.idatHead;
     const idatTail = this.idatTail;
     idatHead.writeUInt32BE(data.length, 0);
