@@ -1,9 +1,10 @@
 // OutputFile: pieces of every size land in order at their offsets, past the queue limit too; failures and discards
-// leave no file behind (a full disk: /dev/full).
+// leave no file behind (a full disk: /dev/full); the opt-in reserve, running CRC-32 and appended files.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { OutputFile } from "./output-file.js";
 
@@ -40,6 +41,33 @@ describe("OutputFile", () => {
     const written = fs.readFileSync(file);
     expect(written.length).toBe(total);
     expect(crypto.createHash("sha256").update(written).digest("hex")).toBe(expected.digest("hex"));
+  });
+
+  it("leaves a reserve filled by writeAt, keeps the CRC-32 of what follows it, and appends whole files", async () => {
+    const dir = scratch();
+    const file = path.join(dir, "out.zip");
+    const out = new OutputFile(file, { reserve: 10, crc: true });
+    expect(out.bytes).toBe(10);
+    const data = Buffer.from(Array.from({ length: (5 << 20) + 3 }, (_, i) => (i * 7) & 255));
+    // Small pieces, then one larger than a buffer (sent as a copy of its own): the CRC covers both, in order.
+    for (let at = 0; at < 1 << 20; at += 333) out.write(data, at, Math.min(at + 333, 1 << 20));
+    out.write(data, 1 << 20, data.length);
+    expect(out.takeCrc()).toBe(zlib.crc32(data));
+    expect(() => out.takeCrc()).toThrow(RangeError);
+    expect(out.bytes).toBe(10 + data.length);
+    expect(() => out.writeAt(Buffer.alloc(3), 8)).toThrow(RangeError);
+    out.writeAt(Buffer.from("0123456789"), 0);
+    const appended = path.join(dir, "tail");
+    const tail = Buffer.alloc((2 << 20) + 5, 0x5a);
+    fs.writeFileSync(appended, tail);
+    out.write(Buffer.from("+"));
+    expect(out.appendFile(appended)).toBe(tail.length);
+    expect(out.appendFile(appended)).toBe(tail.length);
+    await out.commit();
+    const written = fs.readFileSync(file);
+    expect(written.subarray(0, 10).toString()).toBe("0123456789");
+    expect(written.subarray(10, 10 + data.length).equals(data)).toBe(true);
+    expect(written.subarray(10 + data.length).equals(Buffer.concat([Buffer.from("+"), tail, tail]))).toBe(true);
   });
 
   it("discards: the temporary file goes and the final name never appears", async () => {

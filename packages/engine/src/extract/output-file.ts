@@ -1,7 +1,9 @@
 // An output file filled through 1 MiB buffers, written under a temporary name and renamed only when complete.
 // Full buffers are written on libuv's thread pool, each at its own file offset, so the caller's thread goes on
-// formatting while the kernel copies (about a tenth of the extract pass's time on bench-large).
+// formatting while the kernel copies (about a tenth of the extract pass's time on bench-large). Opt-in: a reserved
+// prefix filled in at the end, and a running CRC-32 (the images zip's features.csv is written in place this way).
 import fs from "node:fs";
+import zlib from "node:zlib";
 import { TracemillError } from "@tracemill/core";
 
 const BUFFER_BYTES = 1 << 20;
@@ -9,6 +11,13 @@ const BUFFER_BYTES = 1 << 20;
 const MAX_QUEUED_BYTES = 16 << 20;
 /** Written buffers kept for reuse. */
 const SPARE_BUFFERS = 8;
+
+export interface OutputFileOptions {
+  /** Bytes left at the start of the file, to be filled by `writeAt` (a header known only at the end). */
+  reserve?: number;
+  /** Keep the CRC-32 of the bytes written after the reserve, for `takeCrc` (computed per buffer as it is sent). */
+  crc?: boolean;
+}
 
 export class OutputFile {
   private readonly fd: number;
@@ -21,10 +30,18 @@ export class OutputFile {
   private pending = 0;
   private drained: (() => void) | null = null;
   private failure: Error | null = null;
-  /** Bytes written so far, buffered included. */
-  bytes = 0;
+  private readonly reserve: number;
+  private crc: number | null;
+  /** The file offset of the next byte: the reserve and the bytes written so far, buffered included. */
+  bytes: number;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    options: OutputFileOptions = {},
+  ) {
+    this.reserve = options.reserve ?? 0;
+    this.bytes = this.reserve;
+    this.crc = options.crc === true ? 0 : null;
     this.temporary = `${path}.partial`;
     try {
       this.fd = fs.openSync(this.temporary, "w");
@@ -45,6 +62,47 @@ export class OutputFile {
     this.buffer.set(bytes.subarray(start, end), this.used);
     this.used += length;
     this.bytes += length;
+  }
+
+  /**
+   * Appends the whole of the file at `source`, read straight into the write buffers (no copy through the caller);
+   * returns its length.
+   */
+  appendFile(source: string): number {
+    const fd = fs.openSync(source, "r");
+    try {
+      for (let total = 0; ; ) {
+        if (this.used === BUFFER_BYTES) this.flush();
+        const read = fs.readSync(fd, this.buffer, this.used, BUFFER_BYTES - this.used, null);
+        if (read === 0) return total;
+        this.used += read;
+        this.bytes += read;
+        total += read;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Writes `bytes` into the reserve at `position`, at once. */
+  writeAt(bytes: Uint8Array, position: number): void {
+    if (position < 0 || position + bytes.length > this.reserve)
+      throw new RangeError(`${bytes.length} bytes at ${position} are outside the ${this.reserve}-byte reserve`);
+    try {
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, position + at);
+    } catch (error) {
+      this.failure ??= outputError(this.path, `could not be written at byte ${position}`, error);
+      throw this.failure;
+    }
+  }
+
+  /** The CRC-32 of every byte written so far after the reserve (the buffer is sent first); no CRC is kept after. */
+  takeCrc(): number {
+    if (this.crc === null) throw new RangeError(`${this.path}: no CRC-32 kept`);
+    this.flush();
+    const crc = this.crc;
+    this.crc = null;
+    return crc;
   }
 
   /** Flushes, waits for every write, closes and gives the file its final name. */
@@ -79,6 +137,7 @@ export class OutputFile {
   /** Writes `data[0..length)` at file offset `position`: on the pool, or here when too much is queued already. */
   private send(data: Uint8Array, length: number, position: number): void {
     if (this.failure) return;
+    if (this.crc !== null) this.crc = zlib.crc32(data.subarray(0, length), this.crc);
     if (this.queuedBytes + length > MAX_QUEUED_BYTES) {
       try {
         for (let at = 0; at < length; ) at += fs.writeSync(this.fd, data, at, length - at, position + at);

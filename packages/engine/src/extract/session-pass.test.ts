@@ -1,4 +1,5 @@
-// The session pass when it fails before reading: no hashing worker is left running (it would keep the CLI alive).
+// The session pass when it fails before reading: no hashing worker is left running (it would keep the CLI alive);
+// a CSV written into the caller's own output file is the same bytes and is left to the caller.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import type { Worker as RealWorker } from "node:worker_threads";
 import { describe, expect, it, vi } from "vitest";
 import { extractFeatures } from "./extract-features.js";
+import { OutputFile } from "./output-file.js";
+import { runSessionPass } from "./session-pass.js";
 
 const live = vi.hoisted(() => new Set<object>());
 vi.mock("node:worker_threads", async (importOriginal) => {
@@ -39,5 +42,24 @@ describe("runSessionPass", () => {
     expect((await run).summary.packets.read).toBe(100);
     await vi.waitFor(() => expect(live.size).toBe(seen), { timeout: 1000 });
     fs.rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it("writes into a caller's output file after its reserve the CSV extract writes, and leaves it open", async () => {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-session-pass-"));
+    try {
+      const extracted = await extractFeatures(pcap, { outDir });
+      const file = new OutputFile(path.join(outDir, "own.bin"), { reserve: 7 });
+      const summary = await runSessionPass(pcap, { file, name: "named.csv" }, [], null, {}, {});
+      expect(summary.csv).toEqual({ ...extracted.summary.csv, name: "named.csv" });
+      expect(fs.existsSync(path.join(outDir, "own.bin"))).toBe(false);
+      file.write(Buffer.from("end"));
+      await file.commit();
+      const csv = fs.readFileSync(path.join(outDir, "features.csv"));
+      expect(
+        fs.readFileSync(path.join(outDir, "own.bin")).equals(Buffer.concat([Buffer.alloc(7), csv, Buffer.from("end")])),
+      ).toBe(true);
+    } finally {
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });

@@ -50,15 +50,21 @@ export type SessionPassSummary = {
   csv: { name: string; rows: number; columns: number };
 };
 
+/** A CSV written into an output file its caller owns (and commits or discards), named `name` in the summary. */
+export interface CsvTarget {
+  file: OutputFile;
+  name: string;
+}
+
 /**
  * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
- * `csvPath`, under a temporary name renamed when complete; returns the run summary. A damaged capture still yields
- * the sessions of the packets before the damage, and the summary says `complete: false`. `hooks` is null for the
- * features alone (no hook calls at all on that path).
+ * `csv`: a path, written under a temporary name renamed when complete, or a caller's file, left open; returns the
+ * run summary. A damaged capture still yields the sessions of the packets before the damage, and the summary says
+ * `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
  */
 export async function runSessionPass<S>(
   capture: string,
-  csvPath: string,
+  csvTarget: string | CsvTarget,
   extraColumns: readonly string[],
   hooks: SessionHooks<S> | null,
   options: SessionPassOptions,
@@ -67,7 +73,8 @@ export async function runSessionPass<S>(
   const flow = checkedOptions(options);
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
   // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
-  const csv = new OutputFile(csvPath);
+  const owned = typeof csvTarget === "string";
+  const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
   const digest = new FileDigest(capture);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
@@ -107,7 +114,7 @@ export async function runSessionPass<S>(
     );
     // The digest before the CSV's final name: if hashing fails, no CSV is left without its summary.
     const sha256 = await digest.result();
-    await csv.commit();
+    if (owned) await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
       input: {
@@ -122,11 +129,11 @@ export async function runSessionPass<S>(
       packets: result.packets,
       fragments: result.fragments,
       sessions: result.sessions,
-      csv: { name: path.basename(csvPath), rows, columns: columns.length },
+      csv: { name: owned ? path.basename(csvTarget) : csvTarget.name, rows, columns: columns.length },
     };
   } catch (error) {
     digest.cancel();
-    await csv.discard();
+    if (owned) await csv.discard();
     throw error;
   }
 }
