@@ -1,5 +1,6 @@
-// The images capability end to end: PNG pixels decoded and compared with the expected zeroed bytes, zip layout,
-// manifest, padding and labels.
+// The images capability end to end: PNG pixels decoded and compared with the expected zeroed bytes, zip layout (the
+// CSV first, as extract writes it), manifest, padding and labels; cancels and failures leave no file.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +8,7 @@ import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readZip } from "../../../../test/helpers/read-zip.js";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
+import { extractFeatures } from "../extract/extract-features.js";
 import { extractImages } from "./extract-images.js";
 import { ImageSheets } from "./image-sheets.js";
 
@@ -82,13 +84,20 @@ describe("extractImages", () => {
     const { capture, outDir } = setUp();
     const result = await extractImages(capture, { flowsPerImage: 2 }, { outDir });
     expect(fs.readdirSync(outDir).sort()).toEqual(["images.zip", "summary.json"]);
-    const entries = await readZip(path.join(outDir, "images.zip"));
+    const zipFile = path.join(outDir, "images.zip");
+    const entries = await readZip(zipFile);
     expect([...entries.keys()]).toEqual([
+      "features.csv",
       "images/image-000001.png",
       "images/image-000002.png",
       "manifest.csv",
-      "features.csv",
     ]);
+    expect(execFileSync("unzip", ["-t", zipFile], { encoding: "utf8" })).toContain("No errors detected");
+    // The CSV entry is, byte for byte, what a plain extract writes.
+    const extractDir = path.join(dir, "extract");
+    fs.mkdirSync(extractDir);
+    await extractFeatures(capture, { outDir: extractDir });
+    expect(entries.get("features.csv")!.equals(fs.readFileSync(path.join(extractDir, "features.csv")))).toBe(true);
     const first = pixelRows(entries.get("images/image-000001.png")!);
     const second = pixelRows(entries.get("images/image-000002.png")!);
     expect(first).toHaveLength(2);
@@ -146,6 +155,19 @@ describe("extractImages", () => {
       expect(discard).toHaveBeenCalledTimes(1);
     } finally {
       discard.mockRestore();
+    }
+    expect(fs.readdirSync(outDir)).toEqual([]);
+  });
+
+  it("leaves no file when the run fails after the pass, with the CSV and images written", async () => {
+    const { capture, outDir } = setUp();
+    const finish = vi.spyOn(ImageSheets.prototype, "finish").mockImplementation(() => {
+      throw new Error("failed at the end");
+    });
+    try {
+      await expect(extractImages(capture, { flowsPerImage: 1 }, { outDir })).rejects.toThrow("failed at the end");
+    } finally {
+      finish.mockRestore();
     }
     expect(fs.readdirSync(outDir)).toEqual([]);
   });

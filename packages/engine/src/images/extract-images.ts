@@ -43,8 +43,17 @@ export async function extractImages(
     ? (await createLabeller(capture, options, run)).labeller
     : undefined;
   const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
-  const zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE));
-  const sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
+  // The CSV is written in place as the zip's first entry: the zip file starts as the CSV, the images go to a tail.
+  let zip: ZipWriter | undefined;
+  let sheets: ImageSheets | undefined;
+  try {
+    zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE), IMAGES_CSV_ENTRY, path.join(scratch, "tail.zip"));
+    sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
+  } catch (error) {
+    await zip?.discard();
+    await fs.promises.rm(scratch, { recursive: true, force: true });
+    throw error;
+  }
   const labelText = new RowBuilder();
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   /** Every record's row, by store slot. */
@@ -52,7 +61,7 @@ export async function extractImages(
   try {
     const pass = await runSessionPass(
       capture,
-      path.join(scratch, IMAGES_CSV_ENTRY),
+      { file: zip.lead, name: IMAGES_CSV_ENTRY },
       labeller?.columns ?? [],
       {
         createState: () => undefined,
@@ -96,8 +105,7 @@ export async function extractImages(
       run,
     );
     const counts = sheets.finish();
-    zip.addFile(path.join(scratch, IMAGE_MANIFEST_NAME), IMAGE_MANIFEST_NAME);
-    zip.addFile(path.join(scratch, IMAGES_CSV_ENTRY), IMAGES_CSV_ENTRY);
+    zip.addFile(path.join(scratch, IMAGE_MANIFEST_NAME), IMAGE_MANIFEST_NAME, sheets.manifestCrc, sheets.manifestSize);
     await zip.finish();
     const summary = {
       ...pass,

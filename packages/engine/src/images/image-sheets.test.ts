@@ -111,6 +111,9 @@ describe("ImageSheets", () => {
       "images/image-000004.png,1,8,1",
       "images/image-000005.png,0,9,0",
     ]);
+    // The manifest's zip entry takes its CRC-32 and size from the writing, not from reading the file back.
+    const written = fs.readFileSync(manifest);
+    expect([sheets.manifestCrc, sheets.manifestSize]).toEqual([zlib.crc32(written), written.length]);
   });
 
   it("writes images waiting for an earlier one in order, each the encoder's PNG of its rows, with its CRC-32", () => {
@@ -150,6 +153,8 @@ describe("ImageSheets", () => {
     expect(lines).toHaveLength(201);
     expect(lines[199]).toBe("images/image-000067.png,0,199");
     expect(lines[200]).toBe("images/image-000067.png,1,200");
+    const written = fs.readFileSync(manifest);
+    expect([sheets.manifestCrc, sheets.manifestSize]).toEqual([zlib.crc32(written), written.length]);
     // The pixels really went through: the last image's padding row is zero, its second row is row 199's bytes.
     const last = PNG.sync.read(entries[66].bytes, { skipRescale: true });
     expect(last.data[4 * 280]).toBe((199 * 7) % 256);

@@ -3,6 +3,7 @@
 // manifest lines, once every earlier image is written; all on the pass's own thread. In a labelled run the manifest
 // lines wait for their sessions' labels, apart from the images.
 import fs from "node:fs";
+import zlib from "node:zlib";
 import {
   IMAGE_ROW_BYTES,
   type ImageRows,
@@ -66,6 +67,9 @@ export class ImageSheets {
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
   private manifestOpen = true;
+  /** The manifest file's CRC-32 and length so far (complete once `finish` returns), for its zip entry. */
+  manifestCrc = 0;
+  manifestSize = 0;
 
   /**
    * `manifestPath` is a scratch file the manifest is streamed to (it is added to the zip at the end);
@@ -80,7 +84,8 @@ export class ImageSheets {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
     this.withLabels = labelColumns.length > 0;
     this.manifestFd = fs.openSync(manifestPath, "w");
-    fs.writeSync(this.manifestFd, imageManifestHeader(labelColumns));
+    const header = new TextEncoder().encode(imageManifestHeader(labelColumns));
+    this.writeManifest(header, header.length);
   }
 
   /**
@@ -237,9 +242,13 @@ export class ImageSheets {
   }
 
   private flushManifest(): void {
-    const manifest = this.manifest;
-    for (let at = 0; at < manifest.length; )
-      at += fs.writeSync(this.manifestFd, manifest.bytes, at, manifest.length - at);
-    manifest.length = 0;
+    this.writeManifest(this.manifest.bytes, this.manifest.length);
+    this.manifest.length = 0;
+  }
+
+  private writeManifest(bytes: Uint8Array, length: number): void {
+    for (let at = 0; at < length; ) at += fs.writeSync(this.manifestFd, bytes, at, length - at);
+    this.manifestCrc = zlib.crc32(bytes.subarray(0, length), this.manifestCrc);
+    this.manifestSize += length;
   }
 }

@@ -1,9 +1,8 @@
-// A minimal streaming zip writer (APPNOTE 6.3: local headers, central directory, Zip64 when a count, size or offset
-// needs it) for entries whose bytes and CRC-32 are known when added: written in order through one buffered file,
-// renamed into place when complete. Entries are stored (method 0): the PNGs are deflated already.
+// A minimal zip writer (APPNOTE 6.3: local headers, central directory, Zip64 when a count, size or offset needs it)
+// whose first entry is written in place by someone else: the zip file starts as that entry's bytes after a reserve
+// for its local header; the other entries go to a scratch tail file meanwhile, appended after it at the end. Entries
+// are stored (method 0): the PNGs are deflated already. The zip is renamed into place only when complete.
 import fs from "node:fs";
-import zlib from "node:zlib";
-import { TracemillError } from "@tracemill/core";
 import { OutputFile } from "../extract/output-file.js";
 
 /** A fixed entry time (2000-01-01 00:00, MS-DOS format) makes the same input give a byte-identical zip. */
@@ -19,7 +18,8 @@ const VERSION_PLAIN = 20;
 const VERSION_ZIP64 = 45;
 const MAX16 = 0xffff;
 const MAX32 = 0xffffffff;
-const COPY_CHUNK = 1 << 20;
+/** A local header's Zip64 extra field: id, length, size, compressed size. */
+const LOCAL_ZIP64_BYTES = 4 + 16;
 
 interface EntryRecord {
   name: string;
@@ -27,63 +27,126 @@ interface EntryRecord {
   crc: number;
   size: number;
   offset: number;
+  /** Its local header has the Zip64 extra field (so it needs version 4.5). */
+  zip64Local: boolean;
+}
+
+/** An entry copied from a scratch file after the tail, with its CRC-32 and size known from writing it. */
+interface FileEntry {
+  source: string;
+  name: string;
+  crc: number;
+  size: number;
 }
 
 /** Room for a header or record with the longest name (a 16-bit length) and its Zip64 extra field. */
 const SCRATCH_BYTES = 46 + MAX16 + 4 + 3 * 8;
 
 export class ZipWriter {
-  private readonly out: OutputFile;
+  /** The zip file: the first entry's bytes after the reserve for its local header. */
+  readonly lead: OutputFile;
+  private readonly leadName: string;
+  private readonly leadNameLength: number;
+  /** The other entries, at offsets relative to the tail until the tail is appended; made with the first one. */
+  private tail: OutputFile | null = null;
   private readonly entries: EntryRecord[] = [];
+  private readonly files: FileEntry[] = [];
   /** Headers and records are written through one buffer (tens of thousands of entries: no buffer per entry). */
   private readonly scratch = Buffer.alloc(SCRATCH_BYTES);
 
-  constructor(path: string) {
-    this.out = new OutputFile(path);
+  /**
+   * The zip will be `path`, its first entry `leadName`, whose bytes the caller writes into `lead`; `tailPath` is a
+   * scratch file for the entries added here.
+   */
+  constructor(
+    path: string,
+    leadName: string,
+    private readonly tailPath: string,
+  ) {
+    this.leadName = leadName;
+    this.leadNameLength = checkedNameLength(leadName);
+    // The lead's local header always has the Zip64 extra field: its size is not known when the reserve is made.
+    this.lead = new OutputFile(path, { reserve: 30 + this.leadNameLength + LOCAL_ZIP64_BYTES, crc: true });
   }
 
   /** Adds an entry made of `parts`, in order; `crc` is their CRC-32 (the caller has it from making them). */
   addParts(name: string, parts: readonly Uint8Array[], crc: number): void {
     let size = 0;
     for (const part of parts) size += part.length;
-    this.writeLocalHeader(name, crc, size);
-    for (const part of parts) this.out.write(part);
+    const nameLength = checkedNameLength(name);
+    const zip64 = size >= MAX32;
+    this.tail ??= new OutputFile(this.tailPath);
+    this.entries.push({ name, nameLength, crc, size, offset: this.tail.bytes, zip64Local: zip64 });
+    const length = this.localHeader(name, nameLength, crc, size, zip64);
+    this.tail.write(this.scratch, 0, length);
+    for (const part of parts) this.tail.write(part);
   }
 
   /**
-   * Adds a file from disk, read twice in 1 MiB chunks (its CRC-32 first, so the local header is complete and needs
-   * no data descriptor; the second read comes from the page cache).
+   * Adds the file at `source` (read once, at the end) after the entries added by then and the tail; `crc` and
+   * `size` are known from writing it.
    */
-  addFile(realPath: string, name: string): void {
-    const fd = fs.openSync(realPath, "r");
-    try {
-      const size = fs.fstatSync(fd).size;
-      const chunk = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(size, 1)));
-      let crc = 0;
-      for (let at = 0; at < size; ) {
-        const read = readChunk(fd, chunk, at, size, realPath);
-        crc = zlib.crc32(chunk.subarray(0, read), crc);
-        at += read;
-      }
-      this.writeLocalHeader(name, crc, size);
-      for (let at = 0; at < size; ) {
-        const read = readChunk(fd, chunk, at, size, realPath);
-        this.out.write(chunk, 0, read);
-        at += read;
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
+  addFile(source: string, name: string, crc: number, size: number): void {
+    checkedNameLength(name);
+    this.files.push({ source, name, crc, size });
   }
 
-  /** Writes the central directory and the end records, and gives the file its final name. */
+  /**
+   * Completes the lead's local header, appends the tail, the files and the central directory, and gives the zip its
+   * final name.
+   */
   async finish(): Promise<void> {
-    const start = this.out.bytes;
+    const out = this.lead;
+    const leadCrc = out.takeCrc();
+    const headerLength = 30 + this.leadNameLength + LOCAL_ZIP64_BYTES;
+    const leadSize = out.bytes - headerLength;
+    this.localHeader(this.leadName, this.leadNameLength, leadCrc, leadSize, true);
+    out.writeAt(this.scratch.subarray(0, headerLength), 0);
+    const lead = {
+      name: this.leadName,
+      nameLength: this.leadNameLength,
+      crc: leadCrc,
+      size: leadSize,
+      offset: 0,
+      zip64Local: true,
+    };
+    if (this.tail) {
+      // The tail's entries move by the length of the lead's part.
+      await this.tail.commit();
+      const shift = out.bytes;
+      const tailBytes = out.appendFile(this.tailPath);
+      if (tailBytes !== this.tail.bytes) throw new RangeError(`zip tail: ${tailBytes} bytes of ${this.tail.bytes}`);
+      await fs.promises.rm(this.tailPath, { force: true });
+      for (const entry of this.entries) entry.offset += shift;
+    }
+    this.entries.unshift(lead);
+    for (const { source, name, crc, size } of this.files) {
+      const nameLength = Buffer.byteLength(name, "utf8");
+      const zip64 = size >= MAX32;
+      this.entries.push({ name, nameLength, crc, size, offset: out.bytes, zip64Local: zip64 });
+      out.write(this.scratch, 0, this.localHeader(name, nameLength, crc, size, zip64));
+      const copied = out.appendFile(source);
+      if (copied !== size) throw new RangeError(`${source}: ${copied} bytes, ${size} expected`);
+    }
+    this.writeCentralDirectory();
+    await out.commit();
+  }
+
+  /** Closes and removes the zip's and the tail's temporary files (after an error or a cancel). */
+  async discard(): Promise<void> {
+    await Promise.all([this.lead.discard(), this.tail?.discard()]);
+    await fs.promises.rm(this.tailPath, { force: true });
+  }
+
+  /** The central directory and the end records. */
+  private writeCentralDirectory(): void {
+    const out = this.lead;
+    const start = out.bytes;
     for (const entry of this.entries) this.writeCentralRecord(entry);
-    const size = this.out.bytes - start;
+    const size = out.bytes - start;
     const count = this.entries.length;
     if (count >= MAX16 || start >= MAX32 || size >= MAX32) {
-      const recordAt = this.out.bytes;
+      const recordAt = out.bytes;
       const record = Buffer.alloc(56);
       record.writeUInt32LE(0x06064b50, 0);
       record.writeBigUInt64LE(44n, 4); // size of the rest of this record
@@ -97,8 +160,8 @@ export class ZipWriter {
       locator.writeUInt32LE(0x07064b50, 0);
       locator.writeBigUInt64LE(BigInt(recordAt), 8);
       locator.writeUInt32LE(1, 16); // total number of disks
-      this.out.write(record);
-      this.out.write(locator);
+      out.write(record);
+      out.write(locator);
     }
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
@@ -106,23 +169,15 @@ export class ZipWriter {
     end.writeUInt16LE(Math.min(count, MAX16), 10);
     end.writeUInt32LE(Math.min(size, MAX32), 12);
     end.writeUInt32LE(Math.min(start, MAX32), 16);
-    this.out.write(end);
-    await this.out.commit();
+    out.write(end);
   }
 
-  /** Closes and removes the temporary file (after an error or a cancel). */
-  async discard(): Promise<void> {
-    await this.out.discard();
-  }
-
-  private writeLocalHeader(name: string, crc: number, size: number): void {
-    const nameLength = Buffer.byteLength(name, "utf8");
-    if (nameLength > MAX16) throw new RangeError(`zip entry name over 65,535 bytes: ${name.slice(0, 40)}…`);
-    this.entries.push({ name, nameLength, crc, size, offset: this.out.bytes });
-    // Stored: compressed size = size. Zip64 in the local header only for a size that needs it.
-    const zip64 = size >= MAX32;
+  /**
+   * A local header in `scratch`; returns its length. Stored: compressed size = size. With `zip64` the sizes are in
+   * the Zip64 extra field (both, as a local header requires) and their 32-bit fields say 0xFFFFFFFF.
+   */
+  private localHeader(name: string, nameLength: number, crc: number, size: number, zip64: boolean): number {
     const header = this.scratch;
-    const length = 30 + nameLength + (zip64 ? 20 : 0);
     header.fill(0, 0, 30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION_PLAIN, 4);
@@ -134,16 +189,15 @@ export class ZipWriter {
     header.writeUInt32LE(zip64 ? MAX32 : size, 18);
     header.writeUInt32LE(zip64 ? MAX32 : size, 22);
     header.writeUInt16LE(nameLength, 26);
-    header.writeUInt16LE(zip64 ? 20 : 0, 28);
+    header.writeUInt16LE(zip64 ? LOCAL_ZIP64_BYTES : 0, 28);
     header.write(name, 30, nameLength, "utf8");
-    if (zip64) {
-      const extra = 30 + nameLength;
-      header.writeUInt16LE(0x0001, extra);
-      header.writeUInt16LE(16, extra + 2);
-      header.writeBigUInt64LE(BigInt(size), extra + 4);
-      header.writeBigUInt64LE(BigInt(size), extra + 12);
-    }
-    this.out.write(header, 0, length);
+    if (!zip64) return 30 + nameLength;
+    const extra = 30 + nameLength;
+    header.writeUInt16LE(0x0001, extra);
+    header.writeUInt16LE(16, extra + 2);
+    header.writeBigUInt64LE(BigInt(size), extra + 4);
+    header.writeBigUInt64LE(BigInt(size), extra + 12);
+    return extra + LOCAL_ZIP64_BYTES;
   }
 
   private writeCentralRecord(entry: EntryRecord): void {
@@ -157,7 +211,7 @@ export class ZipWriter {
     record.fill(0, 0, 46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(MADE_BY, 4);
-    record.writeUInt16LE(large > 0 ? VERSION_ZIP64 : VERSION_PLAIN, 6);
+    record.writeUInt16LE(large > 0 || entry.zip64Local ? VERSION_ZIP64 : VERSION_PLAIN, 6);
     record.writeUInt16LE(UTF8_NAMES, 8);
     record.writeUInt16LE(DOS_TIME, 12);
     record.writeUInt16LE(DOS_DATE, 14);
@@ -181,13 +235,12 @@ export class ZipWriter {
       }
       if (offsetLarge) record.writeBigUInt64LE(BigInt(entry.offset), at);
     }
-    this.out.write(record, 0, length);
+    this.lead.write(record, 0, length);
   }
 }
 
-function readChunk(fd: number, chunk: Buffer, at: number, size: number, file: string): number {
-  const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-  if (read === 0)
-    throw new TracemillError("DAMAGED_INPUT", `${file}: file shrank while being zipped`, { file, offset: at });
-  return read;
+function checkedNameLength(name: string): number {
+  const nameLength = Buffer.byteLength(name, "utf8");
+  if (nameLength > MAX16) throw new RangeError(`zip entry name over 65,535 bytes: ${name.slice(0, 40)}…`);
+  return nameLength;
 }
