@@ -43,7 +43,7 @@ describe("OutputFile", () => {
     expect(crypto.createHash("sha256").update(written).digest("hex")).toBe(expected.digest("hex"));
   });
 
-  it("leaves a reserve filled by writeAt, keeps the CRC-32 of what follows it, and appends whole files", async () => {
+  it("leaves a reserve filled by writeAt, keeps the CRC-32 of what follows it, and moves whole files in", async () => {
     const dir = scratch();
     const file = path.join(dir, "out.zip");
     const out = new OutputFile(file, { reserve: 10, crc: true });
@@ -57,17 +57,32 @@ describe("OutputFile", () => {
     expect(out.bytes).toBe(10 + data.length);
     expect(() => out.writeAt(Buffer.alloc(3), 8)).toThrow(RangeError);
     out.writeAt(Buffer.from("0123456789"), 0);
-    const appended = path.join(dir, "tail");
-    const tail = Buffer.alloc((2 << 20) + 5, 0x5a);
-    fs.writeFileSync(appended, tail);
+    // Moved in from their ends, a piece at a time: a partial last piece, whole pieces, an empty file.
+    const tail = Buffer.from(Array.from({ length: (2 << 20) + 5 }, (_, i) => (i * 13) & 255));
+    const small = Buffer.from("small");
+    for (const [name, bytes] of [
+      ["tail", tail],
+      ["small", small],
+      ["empty", Buffer.alloc(0)],
+    ] as const)
+      fs.writeFileSync(path.join(dir, name), bytes);
     out.write(Buffer.from("+"));
-    expect(out.appendFile(appended)).toBe(tail.length);
-    expect(out.appendFile(appended)).toBe(tail.length);
+    expect(out.moveFileIn(path.join(dir, "tail"))).toBe(tail.length);
+    expect(out.moveFileIn(path.join(dir, "small"))).toBe(small.length);
+    expect(out.moveFileIn(path.join(dir, "empty"))).toBe(0);
+    out.write(Buffer.from("end"));
+    expect(fs.readdirSync(dir)).toEqual(["out.zip.partial"]);
     await out.commit();
     const written = fs.readFileSync(file);
     expect(written.subarray(0, 10).toString()).toBe("0123456789");
     expect(written.subarray(10, 10 + data.length).equals(data)).toBe(true);
-    expect(written.subarray(10 + data.length).equals(Buffer.concat([Buffer.from("+"), tail, tail]))).toBe(true);
+    const moved = Buffer.concat([Buffer.from("+"), tail, small, Buffer.from("end")]);
+    expect(written.subarray(10 + data.length).equals(moved)).toBe(true);
+    // While a CRC-32 is kept, nothing is moved in (the pieces go out of order).
+    const keeping = new OutputFile(path.join(dir, "crc.bin"), { crc: true });
+    fs.writeFileSync(path.join(dir, "small"), small);
+    expect(() => keeping.moveFileIn(path.join(dir, "small"))).toThrow(RangeError);
+    await keeping.discard();
   });
 
   it("discards: the temporary file goes and the final name never appears", async () => {

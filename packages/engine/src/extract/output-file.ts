@@ -65,23 +65,38 @@ export class OutputFile {
   }
 
   /**
-   * Appends the whole of the file at `source`, read straight into the write buffers (no copy through the caller);
-   * returns its length.
+   * Appends the whole of the scratch file at `source` and removes it; returns its length. The file is copied from its
+   * end, 1 MiB at a time, and shortened behind each piece, so that the copy reuses the page-cache memory the file
+   * held rather than taking as much again (on the shared benchmark VM, writing 100 MB into memory freed a moment
+   * before took 35 ms, into memory the run had not used 150-390 ms). Written at once, on the caller's thread.
    */
-  appendFile(source: string): number {
-    const fd = fs.openSync(source, "r");
+  moveFileIn(source: string): number {
+    if (this.crc !== null) throw new RangeError(`${this.path}: the CRC-32 is taken before a file is moved in`);
+    this.flush();
+    const start = this.bytes;
+    // Empty after the flush: the copy's buffer.
+    const piece = this.buffer;
+    const fd = fs.openSync(source, "r+");
+    let size = 0;
     try {
-      for (let total = 0; ; ) {
-        if (this.used === BUFFER_BYTES) this.flush();
-        const read = fs.readSync(fd, this.buffer, this.used, BUFFER_BYTES - this.used, null);
-        if (read === 0) return total;
-        this.used += read;
-        this.bytes += read;
-        total += read;
+      size = fs.fstatSync(fd).size;
+      for (let end = size; end > 0; ) {
+        const from = Math.floor((end - 1) / BUFFER_BYTES) * BUFFER_BYTES;
+        for (let at = 0; at < end - from; ) {
+          const read = fs.readSync(fd, piece, at, end - from - at, from + at);
+          if (read === 0) throw new Error(`${source}: shorter than ${from + at + 1} bytes while moved`);
+          at += read;
+        }
+        this.writeNow(piece, end - from, start + from);
+        fs.ftruncateSync(fd, from);
+        end = from;
       }
     } finally {
       fs.closeSync(fd);
     }
+    fs.rmSync(source);
+    this.bytes += size;
+    return size;
   }
 
   /** Writes `bytes` into the reserve at `position`, at once. */
@@ -139,18 +154,23 @@ export class OutputFile {
     if (this.failure) return;
     if (this.crc !== null) this.crc = zlib.crc32(data.subarray(0, length), this.crc);
     if (this.queuedBytes + length > MAX_QUEUED_BYTES) {
-      try {
-        for (let at = 0; at < length; ) at += fs.writeSync(this.fd, data, at, length - at, position + at);
-      } catch (error) {
-        this.failure = outputError(this.path, `could not be written at byte ${position}`, error);
-        throw this.failure;
-      }
+      this.writeNow(data, length, position);
       this.recycle(data);
       return;
     }
     this.queuedBytes += length;
     this.pending++;
     this.writeAsync(data, 0, length, position);
+  }
+
+  /** Writes `data[0..length)` at file offset `position` on this thread. */
+  private writeNow(data: Uint8Array, length: number, position: number): void {
+    try {
+      for (let at = 0; at < length; ) at += fs.writeSync(this.fd, data, at, length - at, position + at);
+    } catch (error) {
+      this.failure = outputError(this.path, `could not be written at byte ${position}`, error);
+      throw this.failure;
+    }
   }
 
   private writeAsync(data: Uint8Array, at: number, length: number, position: number): void {

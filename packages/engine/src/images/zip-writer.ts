@@ -83,8 +83,8 @@ export class ZipWriter {
   }
 
   /**
-   * Adds the file at `source` (read once, at the end) after the entries added by then and the tail; `crc` and
-   * `size` are known from writing it.
+   * Adds the scratch file at `source`, moved in at the end (and removed) after the tail and the files added before;
+   * `crc` and `size` are known from writing it.
    */
   addFile(source: string, name: string, crc: number, size: number): void {
     checkedNameLength(name);
@@ -114,9 +114,8 @@ export class ZipWriter {
       // The tail's entries move by the length of the lead's part.
       await this.tail.commit();
       const shift = out.bytes;
-      const tailBytes = out.appendFile(this.tailPath);
+      const tailBytes = out.moveFileIn(this.tailPath);
       if (tailBytes !== this.tail.bytes) throw new RangeError(`zip tail: ${tailBytes} bytes of ${this.tail.bytes}`);
-      await fs.promises.rm(this.tailPath, { force: true });
       for (const entry of this.entries) entry.offset += shift;
     }
     this.entries.unshift(lead);
@@ -125,7 +124,7 @@ export class ZipWriter {
       const zip64 = size >= MAX32;
       this.entries.push({ name, nameLength, crc, size, offset: out.bytes, zip64Local: zip64 });
       out.write(this.scratch, 0, this.localHeader(name, nameLength, crc, size, zip64));
-      const copied = out.appendFile(source);
+      const copied = out.moveFileIn(source);
       if (copied !== size) throw new RangeError(`${source}: ${copied} bytes, ${size} expected`);
     }
     this.writeCentralDirectory();
