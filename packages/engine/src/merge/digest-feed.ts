@@ -11,12 +11,16 @@ import { TracemillError } from "@tracemill/core/errors";
 export type HashingPlace = "worker" | "first-pass";
 
 /**
- * The worker while the cores are not all busy (one-minute load average below their number: a run repeated on an
- * otherwise idle machine counts itself about once); else the first pass: on a busy machine the worker's hashing cost
- * about 0.6 CPU-s more per 2.4 GB than the main thread's (bench/merge).
+ * The worker when there is a second core and the one-minute load average is below the number of cores plus one;
+ * else the first pass: on a busy machine the worker's hashing cost about 0.6 CPU-s more per 2.4 GB than the main
+ * thread's (bench/merge). The extra one is the run itself: merges run back to back on an otherwise idle 2-core
+ * machine (a benchmark, a queue of jobs) keep the average at 1.3–2.4 with their worker and write threads, and a
+ * threshold of the core count alone sent them to the slower first pass (bench-large: main thread 2.7–3.2 CPU-s
+ * against 1.1–1.5, losing to mergecap).
  */
 export function defaultHashingPlace(): HashingPlace {
-  return os.loadavg()[0] < os.availableParallelism() ? "worker" : "first-pass";
+  const cores = os.availableParallelism();
+  return cores > 1 && os.loadavg()[0] < cores + 1 ? "worker" : "first-pass";
 }
 
 /** Ring slots per input: how far (in chunks) a pass may run ahead of the hashing before the worker reads alone. */
