@@ -1,12 +1,12 @@
 // The atomic capture writer: files tshark and capinfos accept, comments and interface names kept, rename on
-// close, nothing left on abort, backpressure through drain().
+// close, nothing left on abort or a failed write (the first error kept), backpressure through drain().
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PcapWriter } from "@tracemill/core/capture";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { openCaptureWriter } from "./capture-writer.js";
 import { readCapture } from "./read-capture.js";
 
@@ -162,5 +162,48 @@ describe("openCaptureWriter", () => {
     await writer.close();
     expect(expected.length).toBeGreaterThan(1000);
     expect(fs.readFileSync(file).equals(Buffer.concat(expected))).toBe(true);
+  });
+
+  it("fails close with the first write error only once every write under way has ended, and leaves no file", async () => {
+    const file = path.join(tmp, "failing.pcap");
+    const realOpen = fs.promises.open;
+    let calls = 0;
+    let running = 0;
+    let mostRunning = 0;
+    // The writer's handle: write 2 fails at once, write 4 fails later with another error, the rest succeed late.
+    const open = vi.spyOn(fs.promises, "open").mockImplementation(async (...args: Parameters<typeof realOpen>) => {
+      const handle = await realOpen(...args);
+      const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
+      Object.assign(handle, {
+        async write(...a: unknown[]) {
+          const call = ++calls;
+          mostRunning = Math.max(mostRunning, ++running);
+          try {
+            await new Promise((resolve) => setTimeout(resolve, call === 2 ? 0 : call === 4 ? 40 : 20));
+            if (call === 2) throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
+            if (call === 4)
+              throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+            return await write(...a);
+          } finally {
+            running--;
+          }
+        },
+      });
+      return handle;
+    });
+    try {
+      const writer = await openCaptureWriter(file, { format: "pcap", batchBytes: 1000, highWaterBytes: 1 << 30 });
+      await readCapture(input, (p) => {
+        writer.write(p);
+      });
+      await expect(writer.close()).rejects.toMatchObject({
+        code: "TOOL_FAILED",
+        message: `${file}: writing failed (EIO)`,
+      });
+      expect([running, calls > 4, mostRunning > 4]).toEqual([0, true, true]);
+      expect(fs.readdirSync(tmp).filter((f) => f.includes("failing"))).toEqual([]);
+    } finally {
+      open.mockRestore();
+    }
   });
 });
