@@ -182,4 +182,19 @@ describe("ImageSheets", () => {
       close.mockRestore();
     }
   });
+
+  it("fails as OUTPUT_FAILED, with the system's reason, when the manifest cannot be written", () => {
+    expect(() => new ImageSheets(bytesZip([]), 1, "/dev/full", [])).toThrow(
+      expect.objectContaining({
+        code: "OUTPUT_FAILED",
+        message: expect.stringMatching(/manifest\.csv: could not be written \(ENOSPC/),
+      }),
+    );
+    expect(() => new ImageSheets(bytesZip([]), 1, "/nonexistent-dir/manifest.csv", [])).toThrow(
+      expect.objectContaining({
+        code: "OUTPUT_FAILED",
+        message: expect.stringMatching(/could not be created \(ENOENT/),
+      }),
+    );
+  });
 });

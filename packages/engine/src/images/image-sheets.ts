@@ -5,11 +5,13 @@
 import fs from "node:fs";
 import zlib from "node:zlib";
 import {
+  IMAGE_MANIFEST_NAME,
   IMAGE_ROW_BYTES,
   type ImageRows,
   imageEntryName,
   imageManifestHeader,
   imageManifestLine,
+  TracemillError,
 } from "@tracemill/core";
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
@@ -66,6 +68,7 @@ export class ImageSheets {
   private readonly withLabels: boolean;
   private readonly manifest = { bytes: new Uint8Array(MANIFEST_FLUSH * 2), length: 0 };
   private readonly manifestFd: number;
+  private readonly manifestPath: string;
   private manifestOpen = true;
   /** The manifest file's CRC-32 and length so far (complete once `finish` returns), for its zip entry. */
   manifestCrc = 0;
@@ -83,7 +86,8 @@ export class ImageSheets {
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
     this.withLabels = labelColumns.length > 0;
-    this.manifestFd = fs.openSync(manifestPath, "w");
+    this.manifestPath = manifestPath;
+    this.manifestFd = this.manifestCall("created", () => fs.openSync(manifestPath, "w"));
     const header = new TextEncoder().encode(imageManifestHeader(labelColumns));
     this.writeManifest(header, header.length);
   }
@@ -247,8 +251,22 @@ export class ImageSheets {
   }
 
   private writeManifest(bytes: Uint8Array, length: number): void {
-    for (let at = 0; at < length; ) at += fs.writeSync(this.manifestFd, bytes, at, length - at);
+    const fd = this.manifestFd;
+    for (let at = 0; at < length; ) at += this.manifestCall("written", () => fs.writeSync(fd, bytes, at, length - at));
     this.manifestCrc = zlib.crc32(bytes.subarray(0, length), this.manifestCrc);
     this.manifestSize += length;
+  }
+
+  /** A file system call on the manifest's scratch file: a failure (a full disk) is OUTPUT_FAILED with its reason. */
+  private manifestCall<T>(what: string, call: () => T): T {
+    try {
+      return call();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replace(/, \w+ '.*'$/, "") : String(error);
+      throw new TracemillError("OUTPUT_FAILED", `${IMAGE_MANIFEST_NAME}: could not be ${what} (${reason})`, {
+        file: this.manifestPath,
+        cause: error,
+      });
+    }
   }
 }
