@@ -1,8 +1,9 @@
-// SHA-256 of the merge's inputs, from the bytes the first pass reads where it can. In "worker" mode one worker thread
-// hashes them: the first pass over a plain file reads into a slot of a ring shared with the worker while a slot is
-// free (Atomics: no copy, no event-loop turn); once it runs ahead, the worker reads the rest itself. In "first-pass" mode the
-// passes' chunks are hashed on the main thread as they are read (no second core to gain, and no worker to pay
-// for). Either way, what was not fed a worker reads from the file itself, so the digest is of the whole file.
+// SHA-256 of the merge's inputs, from the bytes the first pass reads where it can. In "worker" mode one worker
+// thread hashes them: the first pass over a plain file reads into a slot of a ring shared with the worker while a
+// slot is free (Atomics: no copy, no event-loop turn); once it runs ahead, the worker reads the rest itself. In
+// "first-pass" mode the first pass's chunks are hashed on the main thread as they are read (no second core to gain,
+// and no worker to pay for). Either way, what was not fed a worker reads from the file itself, so the digest is of
+// the whole file.
 import { createHash, type Hash } from "node:crypto";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
@@ -43,8 +44,9 @@ const { files, control, lengths, rings, slots, slotBytes } = workerData;
 const ctl = new Int32Array(control);
 const lens = new Int32Array(lengths);
 const word = (input, field) => 2 + 3 * input + field;
-const inputs = files.map((file, i) =>
-  file === null ? null : { file, ring: rings[i] && new Uint8Array(rings[i]), hash: crypto.createHash("sha256"), hashed: 0, consumed: 0 });
+const inputs = files.map((file, i) => file === null ? null : {
+  file, ring: rings[i] && new Uint8Array(rings[i]), hash: crypto.createHash("sha256"), hashed: 0, consumed: 0,
+});
 let left = inputs.filter((input) => input !== null).length;
 const chunk = Buffer.allocUnsafe(1 << 20);
 // One chunk of what input was not fed, read from its file; true at the end of the file. A chunk at a time, so the
