@@ -118,6 +118,33 @@ describe("RowBuilder", () => {
     expect(v6("abcd:ef01:2345:6789:abcd:ef01:2345:6789")).toBe("abcd:ef01:2345:6789:abcd:ef01:2345:6789");
   });
 
+  it("writes every octet in every position like String(), with the next field right after the address", () => {
+    const mapped = new Uint8Array(16);
+    mapped[10] = 0xff;
+    mapped[11] = 0xff;
+    for (let b = 0; b < 256; b++) {
+      const octets = [b, (b * 7) & 255, 255 - b, (b * 13 + 5) & 255];
+      for (let turn = 0; turn < 4; turn++) {
+        const [o1, o2, o3, o4] = [0, 1, 2, 3].map((i) => octets[(i + turn) & 3]);
+        const dotted = `${o1}.${o2}.${o3}.${o4}`;
+        const word = (o1 << 24) | (o2 << 16) | (o3 << 8) | o4 | 0;
+        const bytes = new Uint8Array([o1, o2, o3, o4]);
+        mapped.set(bytes, 12);
+        // A one-digit field after the address lands where the scratch bytes of a shorter last octet were stored.
+        expect(
+          format((r) => {
+            r.ipv4(word);
+            r.int(7);
+            r.address(bytes, 4);
+            r.int(8);
+            r.address(mapped, 6);
+            r.int(9);
+          }),
+        ).toBe(`${dotted},7,${dotted},8,::ffff:${dotted},9`);
+      }
+    }
+  });
+
   it("quotes text per RFC 4180 and encodes it as UTF-8", () => {
     const text = format((r) => {
       r.text('a,"b"');
