@@ -101,4 +101,26 @@ describe("OrderedRows", () => {
     expect(rows.waiting).toBe(0);
     expect(rows.bufferedBytes).toBe(0);
   });
+
+  it("files each row from the buffer and length of its own put, when buffers alternate or a row is long", () => {
+    // The views of a caller's buffer are kept by length: a row of the same length from another buffer (a row
+    // builder that grew, or two writers in turn) must still be copied from its own buffer.
+    let received = "";
+    const rows = new OrderedRows((bytes, start, end) => {
+      received += String.fromCharCode(...bytes.subarray(start, end));
+    });
+    const buffers = [new Uint8Array(8000), new Uint8Array(8000), new Uint8Array(8000)];
+    const text = (seq: number) => `${seq}|`.padEnd(seq % 5 === 0 ? 5000 : 40, String.fromCharCode(97 + (seq % 26)));
+    const count = 300;
+    for (let seq = count - 1; seq >= 0; seq--) {
+      const value = text(seq);
+      const buffer = buffers[seq % 3];
+      buffer.fill(33);
+      for (let i = 0; i < value.length; i++) buffer[i] = value.charCodeAt(i);
+      rows.put(seq, buffer, value.length);
+      // What the caller writes next into its buffer does not change a row already filed.
+      buffer.fill(63);
+    }
+    expect(received).toBe(Array.from({ length: count }, (_, seq) => text(seq)).join(""));
+  });
 });

@@ -3,6 +3,8 @@
 const CHUNK_SIZE = 1 << 20;
 /** Free arena chunks kept for reuse; more are left to the garbage collector so memory shrinks after a peak. */
 const SPARE_CHUNKS = 4;
+/** Row lengths below this get a cached view of the caller's buffer (see `prefix`). */
+const VIEW_LENGTHS = 4096;
 
 /** Where the ordered bytes go; `bytes` is only valid during the call. */
 export type RowSink = (bytes: Uint8Array, start: number, end: number) => void;
@@ -27,6 +29,9 @@ export class OrderedRows {
   private used = CHUNK_SIZE;
   private waitingBytes = 0;
   private waitingRows = 0;
+  /** bytes[0, length) views of `viewsOf` (the caller's reused row buffer), by length. */
+  private views: (Uint8Array | undefined)[] = [];
+  private viewsOf: Uint8Array | null = null;
 
   constructor(private readonly sink: RowSink) {}
 
@@ -57,7 +62,7 @@ export class OrderedRows {
     if (seq > this.highest) this.highest = seq;
     if (this.used + length > CHUNK_SIZE) this.newChunk(length);
     const chunk = this.chunks[this.current]!;
-    chunk.set(bytes.subarray(0, length), this.used);
+    chunk.set(this.prefix(bytes, length), this.used);
     const at = 4 * (seq & this.mask);
     this.index[at] = this.current + 1;
     this.index[at + 1] = this.used;
@@ -66,6 +71,24 @@ export class OrderedRows {
     this.liveRows[this.current]++;
     this.waitingBytes += length;
     this.waitingRows++;
+  }
+
+  /**
+   * bytes[0, length) as a view. Callers put every row from the same reused buffer, and rows take a few hundred
+   * lengths, so the views are kept by length: a new view per waiting row (an allocation, and young-generation
+   * garbage) cost about 50 ns of the 170-270 ns of filing it.
+   */
+  private prefix(bytes: Uint8Array, length: number): Uint8Array {
+    if (bytes !== this.viewsOf) {
+      this.views = new Array(VIEW_LENGTHS);
+      this.viewsOf = bytes;
+    }
+    let view = this.views[length];
+    if (view === undefined) {
+      view = bytes.subarray(0, length);
+      if (length < VIEW_LENGTHS) this.views[length] = view;
+    }
+    return view;
   }
 
   /**
