@@ -33,8 +33,9 @@ export interface ChunkTap {
 }
 
 /**
- * Chunks of the (decompressed) file, in order. A chunk stays untouched until the next call to read():
- * plain files are read into two alternating buffers, the next one read ahead while the caller parses.
+ * Chunks of the (decompressed) file, in order. A chunk stays untouched until the second call to read() after the one
+ * that returned it (synchronous input: until the next call): plain files are read into three buffers in turn, the
+ * next chunk read ahead while the caller parses.
  */
 export class CaptureInput {
   /** Bytes of the file on disk read so far (compressed bytes for .gz). */
@@ -67,8 +68,11 @@ export class CaptureInput {
     this.tap = compressed || this.synchronous ? null : tap;
     if (tap !== null && this.tap === null) tap.declined();
     const allocate = (bytes: number) => this.tap?.allocate(bytes) ?? Buffer.allocUnsafe(bytes);
-    if (!compressed) this.buffers.push(allocate(chunkBytes));
-    if (!compressed && !this.synchronous) this.buffers.push(allocate(chunkBytes));
+    if (!compressed) {
+      // Read ahead: the chunk being read, the one returned and the one before it, whose tail the caller's reader may
+      // still have to copy (a record spanning the two) when it pushes the returned one.
+      for (let i = this.synchronous ? 1 : 3; i > 0; i--) this.buffers.push(allocate(chunkBytes));
+    }
   }
 
   static async open(
@@ -120,7 +124,7 @@ export class CaptureInput {
     const bytes = await (this.ahead ?? this.readInto(current));
     this.ahead = null;
     if (bytes === 0) return null;
-    this.turn = 1 - current;
+    this.turn = current === 2 ? 0 : current + 1;
     this.ahead = this.readInto(this.turn);
     this.ahead.catch(() => {});
     const buffer = this.buffers[current];
