@@ -82,6 +82,30 @@ describe("RowBuilder", () => {
     ).toBe(reals.map((n) => (n > 0 ? exact(Math.round(n * 1e6), 6) : "0")).join(","));
   });
 
+  it("writes nanoseconds that are whole microseconds (or not) like the BigInt reference, in gaps and epochs", () => {
+    // Whole microseconds take a shorter path: every count of trailing zeros, on both sides of it.
+    const parts = [1, 999, 1000, 1001, 10_000, 999_000, 999_999_000, 123_000_000, 100_000_000, 500_000, 7_000];
+    for (let i = 0; i < 700; i++) {
+      const us = Math.floor(Math.random() * 1e6) * 1000;
+      parts.push(us, us + 1 + Math.floor(Math.random() * 999), Math.floor(us / 10 ** (i % 7)) * 10 ** (i % 7));
+    }
+    const fraction = (ns: number) => ns.toString().padStart(9, "0").replace(/0+$/, "");
+    const exact = (sec: bigint, ns: number) => (ns === 0 ? `${sec}` : `${sec}.${fraction(ns)}`);
+    const gaps = parts.flatMap((ns) => [ns, 3e9 + ns]);
+    expect(
+      format((r) => {
+        for (const ns of gaps) r.seconds(ns);
+      }),
+    ).toBe(gaps.map((ns) => exact(BigInt(ns) / 1_000_000_000n, ns % 1e9)).join(","));
+    expect(
+      format((r) => {
+        for (const ns of parts) r.epoch(1_700_000_123, ns % 1e9);
+      }),
+    ).toBe(parts.map((ns) => exact(1_700_000_123n, ns % 1e9)).join(","));
+    expect(format((r) => r.epoch(-3, 999_999_000))).toBe("-2.000001");
+    expect(format((r) => r.epoch(-3, 1000))).toBe("-2.999999");
+  });
+
   it("writes epoch times of any sign without exponent", () => {
     expect(format((r) => r.epoch(1_700_000_000, 5))).toBe("1700000000.000000005");
     expect(format((r) => r.epoch(0, 0))).toBe("0");
