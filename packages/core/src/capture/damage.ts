@@ -22,5 +22,10 @@ export function damagedInput(offset: number, reason: string, packetsRead: number
 
 /** True when a captured length is beyond what a sane capture of this snaplen could hold. */
 export function capturedLengthInsane(capturedLength: number, snaplen: number): boolean {
-  return capturedLength > MAX_PACKET_BYTES || capturedLength > Math.max(snaplen, LENIENT_SNAPLEN);
+  return capturedLength > saneLengthLimit(snaplen);
+}
+
+/** The largest captured length a sane capture of this snaplen holds (a reader may compute it once per interface). */
+export function saneLengthLimit(snaplen: number): number {
+  return Math.min(MAX_PACKET_BYTES, Math.max(snaplen, LENIENT_SNAPLEN));
 }

@@ -1,5 +1,5 @@
 // Reader for classic libpcap files: both byte orders, microsecond and nanosecond magic, any snaplen.
-import { capturedLengthInsane } from "./damage.js";
+import { saneLengthLimit } from "./damage.js";
 import type { CapturedPacket } from "./packet.js";
 import type { CaptureInfo } from "./packet-source.js";
 import { ReaderBase } from "./reader-base.js";
@@ -23,8 +23,31 @@ export class PcapReader extends ReaderBase {
   private nsPerUnit = 1000;
   private snaplen = 0;
   private linkType = 0;
+  /** Largest captured length that is not damage (see capturedLengthInsane), from the snaplen. */
+  private lengthLimit = 0;
 
   next(): CapturedPacket | null {
+    // The common case, kept small so it compiles tight: past the file header, a whole valid record at hand.
+    const w = this.w;
+    const p = w.pos;
+    const room = w.end - p;
+    if (room >= RECORD_HEADER && this.headerRead && !this.done) {
+      const view = w.view;
+      const fraction = view.getUint32(p + 4, this.littleEndian);
+      const capturedLength = view.getUint32(p + 8, this.littleEndian);
+      if (
+        fraction < this.fractionLimit &&
+        capturedLength <= this.lengthLimit &&
+        room - RECORD_HEADER >= capturedLength
+      ) {
+        return this.deliver(view, p, fraction, capturedLength);
+      }
+    }
+    return this.nextChecked();
+  }
+
+  /** Everything else: the file header, records spanning chunks, the end of the input and damage. */
+  private nextChecked(): CapturedPacket | null {
     if (this.done) return null;
     const w = this.w;
     if (!this.headerRead && !this.readFileHeader()) return null;
@@ -32,32 +55,33 @@ export class PcapReader extends ReaderBase {
       return this.outOfInput(RECORD_HEADER, "packet record header", true);
     }
     const le = this.littleEndian;
-    let view = w.view;
-    let p = w.pos;
-    const fraction = view.getUint32(p + 4, le);
-    const capturedLength = view.getUint32(p + 8, le);
+    const fraction = w.view.getUint32(w.pos + 4, le);
+    const capturedLength = w.view.getUint32(w.pos + 8, le);
     if (fraction >= this.fractionLimit) {
       this.fail(w.offset, `timestamp fraction ${fraction} is not below ${this.fractionLimit} (not a packet record)`);
     }
-    if (capturedLengthInsane(capturedLength, this.snaplen)) {
+    if (capturedLength > this.lengthLimit) {
       this.fail(w.offset, `captured length ${capturedLength} is beyond the snapshot length ${this.snaplen}`);
     }
     const total = RECORD_HEADER + capturedLength;
-    if (w.end - p < total) {
-      if (!w.need(total)) return this.outOfInput(total, "packet record", false);
-      view = w.view;
-      p = w.pos;
-    }
+    if (w.end - w.pos < total && !w.need(total)) return this.outOfInput(total, "packet record", false);
+    return this.deliver(w.view, w.pos, fraction, capturedLength);
+  }
+
+  /** Fills the reused packet from the record at `p` (whole in the window) and moves past it. */
+  private deliver(view: DataView, p: number, fraction: number, capturedLength: number): CapturedPacket {
+    const w = this.w;
     const rec = this.rec;
-    rec.tsSec = view.getUint32(p, le);
+    rec.tsSec = view.getUint32(p, this.littleEndian);
     rec.tsNsec = fraction * this.nsPerUnit;
-    rec.originalLength = view.getUint32(p + 12, le);
+    rec.originalLength = view.getUint32(p + 12, this.littleEndian);
+    // Set for every packet: a caller may renumber the interface of the packet it was given (merge does).
     rec.linkType = this.linkType;
     rec.interfaceIndex = 0;
     rec.fileOffset = w.base + p;
     rec.index = this.packetCount++;
     rec.setBytes(w.buf, p + RECORD_HEADER, capturedLength);
-    w.consume(total);
+    w.consume(RECORD_HEADER + capturedLength);
     return rec;
   }
 
@@ -86,6 +110,7 @@ export class PcapReader extends ReaderBase {
     const minor = view.getUint16(p + 6, le);
     if (major !== 2) this.fail(w.offset + 4, `pcap version ${major}.${minor} is not supported (2.x is)`);
     this.snaplen = view.getUint32(p + 16, le);
+    this.lengthLimit = saneLengthLimit(this.snaplen);
     this.linkType = view.getUint32(p + 20, le) & 0x03ffffff;
     const info = this.info;
     info.byteOrder = le ? "little-endian" : "big-endian";

@@ -50,7 +50,11 @@ export class PacketDecoder {
       end = d.length;
     }
     const wireEnd = base + (packet.originalLength > end - base ? packet.originalLength : end - base);
-    this.link(packet.linkType, d, base, end, wireEnd, out);
+    const linkType = packet.linkType;
+    // Ethernet + IPv4, most of any capture, straight to the IP layer (what link() and network() would do).
+    if (linkType === LinkType.ETHERNET && end - base >= 14 && d[base + 12] === 0x08 && d[base + 13] === 0x00) {
+      decodeIpv4(d, base + 14, end, wireEnd, out);
+    } else this.link(linkType, d, base, end, wireEnd, out);
     if (base !== 0) {
       if (out.ipOffset >= 0) out.ipOffset -= base;
       if (out.transportOffset >= 0) out.transportOffset -= base;
