@@ -40,13 +40,27 @@ export class PcapReader extends ReaderBase {
         capturedLength <= this.lengthLimit &&
         room - RECORD_HEADER >= capturedLength
       ) {
-        return this.deliver(view, p, fraction, capturedLength);
+        const rec = this.rec;
+        rec.tsSec = view.getUint32(p, this.littleEndian);
+        rec.tsNsec = fraction * this.nsPerUnit;
+        rec.originalLength = view.getUint32(p + 12, this.littleEndian);
+        // Set for every packet: a caller may renumber the interface of the packet it was given (merge does).
+        rec.linkType = this.linkType;
+        rec.interfaceIndex = 0;
+        rec.fileOffset = w.base + p;
+        rec.index = this.packetCount++;
+        rec.setBytes(w.buf, p + RECORD_HEADER, capturedLength);
+        w.consume(RECORD_HEADER + capturedLength);
+        return rec;
       }
     }
     return this.nextChecked();
   }
 
-  /** Everything else: the file header, records spanning chunks, the end of the input and damage. */
+  /**
+   * Everything else: the file header, records spanning chunks, the end of the input and damage. Once the record is
+   * whole in the window and valid, next() delivers it (one copy of the hot code, inlined there).
+   */
   private nextChecked(): CapturedPacket | null {
     if (this.done) return null;
     const w = this.w;
@@ -65,24 +79,7 @@ export class PcapReader extends ReaderBase {
     }
     const total = RECORD_HEADER + capturedLength;
     if (w.end - w.pos < total && !w.need(total)) return this.outOfInput(total, "packet record", false);
-    return this.deliver(w.view, w.pos, fraction, capturedLength);
-  }
-
-  /** Fills the reused packet from the record at `p` (whole in the window) and moves past it. */
-  private deliver(view: DataView, p: number, fraction: number, capturedLength: number): CapturedPacket {
-    const w = this.w;
-    const rec = this.rec;
-    rec.tsSec = view.getUint32(p, this.littleEndian);
-    rec.tsNsec = fraction * this.nsPerUnit;
-    rec.originalLength = view.getUint32(p + 12, this.littleEndian);
-    // Set for every packet: a caller may renumber the interface of the packet it was given (merge does).
-    rec.linkType = this.linkType;
-    rec.interfaceIndex = 0;
-    rec.fileOffset = w.base + p;
-    rec.index = this.packetCount++;
-    rec.setBytes(w.buf, p + RECORD_HEADER, capturedLength);
-    w.consume(RECORD_HEADER + capturedLength);
-    return rec;
+    return this.next();
   }
 
   private readFileHeader(): boolean {
