@@ -38,7 +38,7 @@ async function flowPass(format) {
       onSessionEnd(session, features) {
         if (!format) return;
         row.start();
-        features.finish(features.stateOf(session.slot), session, row);
+        features.finish(features.stateOf(session), session, row);
         row.end();
         ordered.put(session.seq, row.bytes, row.length);
       },

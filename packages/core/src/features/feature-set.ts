@@ -2,7 +2,7 @@
 import type { FlowPacket } from "../flow/flow-packet.js";
 import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
-import type { Extractor } from "./extractor.js";
+import type { Extractor, ExtractorPacket } from "./extractor.js";
 import { directionFlags } from "./extractors/direction-flags.js";
 import { directionGaps } from "./extractors/direction-gaps.js";
 import { directionLengths } from "./extractors/direction-lengths.js";
@@ -43,12 +43,37 @@ export type FeatureState = number;
  * Runs the extractors over a session's packets; one instance serves every session. A session's state is laid out
  * by direction: every group's forward slots, every group's backward slots, then every group's session-wide slots
  * (16 numbers each now, two cache lines): a packet touches its direction's block and the session block only.
+ *
+ * A state is taken only at a session's second packet (three sessions in four have one packet): the first packet is
+ * then replayed into it from the session record, so every extractor still sees every packet in order. A one-packet
+ * session is finished from one reused scratch state into which its packet is replayed. States of ended sessions go
+ * to a free list, so the slab holds about as many states as there are live sessions of two packets or more.
  */
 export class FeatureSet {
   readonly columns = FEATURE_COLUMNS;
-  /** The states of every session record, `size` slots each. */
+  /** Every state, `stateSize` slots each. */
   private slab: Float64Array = new Float64Array(0);
   private used = 0;
+  /** States of ended sessions, taken again before the slab grows. */
+  private readonly free: number[] = [];
+  /** The state one-packet sessions are finished from (-1 until the first one ends). */
+  private scratch = -1;
+  /** Set by start(): the next stateFor() is for the same packet, the session's first (the flow table's hook order). */
+  private starting = false;
+  /**
+   * A session's first packet as the replay rebuilds it. It has the flow table's FlowPacket fields in the same order,
+   * so that update() keeps seeing one object shape; decoded, index and slot are not rebuilt (no extractor sees them).
+   */
+  private readonly replayed = {
+    decoded: null,
+    time: 0,
+    index: 0,
+    length: 0,
+    headerLength: 0,
+    tcpFlags: 0,
+    forward: true,
+    slot: 0,
+  };
   /** Per group: its offset in a direction block, and in the session-wide block. */
   private readonly sideAt: number[] = [];
   private readonly flowAt: number[] = [];
@@ -58,9 +83,6 @@ export class FeatureSet {
   private readonly flowStart: number;
   /** Slab slots per session: the blocks, padded to whole 64-byte cache lines. */
   readonly stateSize: number;
-  /** Numbers from one record's state to the next's, and where record 0's starts (see useSlab). */
-  private recordNumbers: number;
-  private stateStart = 0;
 
   constructor() {
     let side = 0;
@@ -74,53 +96,51 @@ export class FeatureSet {
     this.sideSize = side;
     this.flowStart = 2 * side;
     this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
-    this.recordNumbers = this.stateSize;
   }
 
   /**
-   * Keeps the states in `slab`, an array someone else owns and lays out (the flow table's record store, which puts
-   * each state beside its session's record): states are then offsets into it, record `slot`'s at
-   * slot · recordNumbers + stateStart, and createState is not used. Call it again whenever the owner replaces the
-   * array.
+   * A session starts with `first` (the flow table's onStart, before the packet is counted). It gets no state yet;
+   * the record's owner words keep what the replay needs of the packet beyond the record's times and counters.
+   * ownerWord0 is the session's state + 1 once it has one, and until then −1 − the first packet's TCP flags (so
+   * always negative); ownerWord1 is the first packet's header length.
    */
-  useSlab(slab: Float64Array, recordNumbers: number, stateStart: number): void {
-    this.slab = slab;
-    this.recordNumbers = recordNumbers;
-    this.stateStart = stateStart;
+  start(session: Session, first: FlowPacket): void {
+    session.ownerWord0 = -1 - first.tcpFlags;
+    session.ownerWord1 = first.headerLength;
+    this.starting = true;
   }
 
   /**
-   * The state of the session record in `slot` (its Session.slot), computed rather than read from the record's state
-   * object: one memory access fewer when a session ends.
+   * The state a packet of `session` goes into, once the flow table counted it (its onPacket); -1 for the session's
+   * first packet, which waits: the second takes a state and replays the first into it. Then `update(state, packet)`.
+   * Kept apart from update() so that the extractors' inlining there is what it would be without the lazy state.
    */
-  stateOf(slot: number): FeatureState {
-    return slot * this.recordNumbers + this.stateStart;
-  }
-
-  /** Reserves the state of one session record (records are reused, so this runs once per record). */
-  createState(): FeatureState {
-    if (this.used + this.stateSize > this.slab.length) {
-      const grown = new Float64Array(Math.max(1024 * this.stateSize, this.slab.length * 2));
-      grown.set(this.slab);
-      this.slab = grown;
+  stateFor(session: Session, packet: ExtractorPacket): FeatureState {
+    if (this.starting) {
+      this.starting = false;
+      return -1;
     }
-    const base = this.used;
-    this.used += this.stateSize;
-    return base;
+    const word = session.ownerWord0;
+    return word > 0 ? word - 1 : this.second(session, packet);
   }
 
-  /** A session starts (with `first`, which no group needs: every state simply starts at zero). */
-  init(state: FeatureState, _first?: FlowPacket): void {
-    const slab = this.slab;
-    for (let i = state, end = state + this.stateSize; i < end; i++) slab[i] = 0;
+  /** The session's second packet, `packet`: takes a state for the session and replays its first packet into it. */
+  private second(session: Session, packet: ExtractorPacket): FeatureState {
+    // Both packets one way, or one each way and the first is the one not going this packet's way.
+    const fwdPackets = session.fwdPackets;
+    const firstForward = fwdPackets === 2 || (fwdPackets === 1 && !packet.forward);
+    const state = this.take();
+    this.replayFirst(session, state, firstForward, packet.forward === firstForward ? packet.length : 0);
+    return state;
   }
 
   /**
-   * One call per group with an update, written out rather than looped: a loop's single call site sees seven
-   * functions and V8 calls them indirectly; seven call sites each see one, and V8 inlines them. A group added to
-   * EXTRACTORS must be added here and in finish() too (the exact row tests fail otherwise).
+   * Puts a packet of the session whose state is `state` through the extractors. One call per group with an update,
+   * written out rather than looped: a loop's single call site sees seven functions and V8 calls them indirectly;
+   * seven call sites each see one, and V8 inlines them (within a budget of inlined bytecode that they nearly fill).
+   * A group added to EXTRACTORS must be added here and in finish() too (the exact row tests fail otherwise).
    */
-  update(state: FeatureState, packet: FlowPacket): void {
+  update(state: FeatureState, packet: ExtractorPacket): void {
     const s = this.slab;
     const a = this.sideAt;
     const f = this.flowAt;
@@ -133,6 +153,57 @@ export class FeatureSet {
     flowLengths.update!(s, side + a[7], flow + f[7], packet);
     flowGaps.update!(s, side + a[8], flow + f[8], packet);
     flagCounts.update!(s, side + a[9], flow + f[9], packet);
+  }
+
+  /**
+   * The state to finish `session` from: its own, or for a one-packet session the scratch state with its packet
+   * replayed (valid until the next call of stateFor or stateOf).
+   */
+  stateOf(session: Session): FeatureState {
+    const word = session.ownerWord0;
+    if (word > 0) return word - 1;
+    if (this.scratch < 0) this.scratch = this.take();
+    this.replayFirst(session, this.scratch, session.fwdPackets === 1, 0);
+    // The scratch state stays the feature set's (end() must not free it), and the first packet's flags stay too.
+    session.ownerWord0 = word;
+    return this.scratch;
+  }
+
+  /** The session ended and its row is written: its state is free for a later session. */
+  end(session: Session): void {
+    const state = session.ownerWord0 - 1;
+    if (state >= 0) this.free.push(state);
+  }
+
+  /** A state from the free list, or a new one at the end of the slab. */
+  private take(): FeatureState {
+    if (this.free.length > 0) return this.free.pop() as FeatureState;
+    if (this.used + this.stateSize > this.slab.length) {
+      const grown = new Float64Array(Math.max(1024 * this.stateSize, this.slab.length * 2));
+      grown.set(this.slab);
+      this.slab = grown;
+    }
+    const base = this.used;
+    this.used += this.stateSize;
+    return base;
+  }
+
+  /**
+   * Resets `state`, makes it the session's (which has none yet), and puts the session's first packet into it,
+   * rebuilt from the record: its time is the session's first time, its length what its direction's byte counter
+   * holds less `later` (bytes counted since, that way), its header length and flags from the owner words.
+   */
+  private replayFirst(session: Session, state: FeatureState, forward: boolean, later: number): void {
+    const slab = this.slab;
+    for (let i = state, end = state + this.stateSize; i < end; i++) slab[i] = 0;
+    const first = this.replayed;
+    first.time = session.firstTime;
+    first.length = (forward ? session.fwdBytes : session.bwdBytes) - later;
+    first.headerLength = session.ownerWord1;
+    first.tcpFlags = -1 - session.ownerWord0;
+    first.forward = forward;
+    session.ownerWord0 = state + 1;
+    this.update(state, first);
   }
 
   /**

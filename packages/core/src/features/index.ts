@@ -1,5 +1,5 @@
 // Public surface of core/features: the extractor lifecycle and the feature columns in CSV order.
-export type { Extractor } from "./extractor.js";
+export type { Extractor, ExtractorPacket } from "./extractor.js";
 export { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
 export {
   addMoments,

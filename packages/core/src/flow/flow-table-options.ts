@@ -1,5 +1,4 @@
-// What a flow table is built with: its timeouts and per-session state size, and the hooks it calls as sessions
-// start, take packets and end.
+// What a flow table is built with: its timeouts, and the hooks it calls as sessions start, take packets and end.
 import type { FlowPacket } from "./flow-packet.js";
 import type { Session } from "./session.js";
 
@@ -8,11 +7,6 @@ export interface FlowTableOptions {
   idleTimeoutNs?: number;
   /** A session ends when a packet would make it last longer than this; default 1800 s. */
   activeTimeoutNs?: number;
-  /**
-   * Numbers of per-session state the owner keeps beside each record in the table's store (see `stateArray` and
-   * `stateOffset`); default 0.
-   */
-  stateNumbers?: number;
 }
 
 export interface FlowTableHooks<T> {
@@ -21,9 +15,9 @@ export interface FlowTableHooks<T> {
    * record's slot in the session store: 0, 1, 2, … in creation order.
    */
   createState(slot: number): T;
-  /** A session starts with `packet` (called before `onPacket` for the same packet). */
+  /** A session starts with `packet` (called before `onPacket` for the same packet, and before it is counted). */
   onStart(session: Session<T>, packet: FlowPacket): void;
-  /** Every packet of a session, the first one included. */
+  /** Every packet of a session, the first one included, once it is counted (last time, packet and byte counters). */
   onPacket(session: Session<T>, packet: FlowPacket): void;
   /** A session ended (`session.endReason` says why); the record is reused after this returns. */
   onEnd(session: Session<T>): void;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
 import { isTracemillError } from "../errors.js";
 import { FlowTable } from "./flow-table.js";
-import { EndReason } from "./session.js";
+import { EndReason, type Session } from "./session.js";
 
 const NS = 1e9;
 
@@ -24,13 +24,29 @@ describe("FlowTable", () => {
     const ended: { seq: number; packets: number; reason: string }[] = [];
     const packetsOf = new Map<number, number>();
     let maxLive = 0;
+    // The owner words hold values set at the start and checked on every packet and at the end: the table never
+    // writes them, and writing them never changes the table's counters.
+    let ownerWordsChanged = 0;
+    const owned = (session: Session<null>) =>
+      session.ownerWord0 === -1 - session.seq && session.ownerWord1 === (session.seq ^ 0x5a5a5a5a);
     const table = new FlowTable<null>(
       {
         createState: () => null,
-        onStart: () => {},
-        onPacket: (session) => packetsOf.set(session.seq, (packetsOf.get(session.seq) ?? 0) + 1),
-        onEnd: (session) =>
-          ended.push({ seq: session.seq, packets: packetsOf.get(session.seq)!, reason: session.endReason }),
+        onStart: (session) => {
+          session.ownerWord0 = -1 - session.seq;
+          session.ownerWord1 = session.seq ^ 0x5a5a5a5a;
+        },
+        onPacket: (session) => {
+          if (!owned(session)) ownerWordsChanged++;
+          packetsOf.set(session.seq, (packetsOf.get(session.seq) ?? 0) + 1);
+        },
+        onEnd: (session) => {
+          if (!owned(session)) ownerWordsChanged++;
+          const packets = session.fwdPackets + session.bwdPackets;
+          expect(packets).toBe(packetsOf.get(session.seq));
+          expect(session.fwdBytes + session.bwdBytes).toBe(100 * packets);
+          ended.push({ seq: session.seq, packets: packetsOf.get(session.seq)!, reason: session.endReason });
+        },
       },
       { idleTimeoutNs: idle, activeTimeoutNs: active },
     );
@@ -87,6 +103,7 @@ describe("FlowTable", () => {
     expect(ended.sort(bySeq)).toEqual(expected.sort(bySeq));
     expect(table.liveSessions).toBe(0);
     expect(maxLive).toBeLessThan(3000);
+    expect(ownerWordsChanged).toBe(0);
   });
 
   it("ends idle sessions while the capture goes on, not only at its end", () => {

@@ -70,7 +70,7 @@ export class FlowTable<T> {
         throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
       }
     }
-    this.store = new SessionStore(options.stateNumbers ?? 0);
+    this.store = new SessionStore();
     this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store, this.index);
     this.packet = {
       decoded: null as unknown as DecodedPacket,
@@ -87,19 +87,6 @@ export class FlowTable<T> {
   /** Sessions currently in the table (open, or closed and waiting for late packets). */
   get liveSessions(): number {
     return this.index.size;
-  }
-
-  /**
-   * The array holding every record's owner state (options.stateNumbers numbers at `stateOffset(slot)`). It is
-   * replaced when the store grows, which happens only just before `createState` runs: read it again there.
-   */
-  get stateArray(): Float64Array {
-    return this.store.numbers;
-  }
-
-  /** Where record `slot`'s owner state starts in `stateArray`. */
-  stateOffset(slot: number): number {
-    return this.store.recordNumbers * slot + this.store.stateStart;
   }
 
   /** The epoch second times count from: the first packet's second (NaN before any packet). */

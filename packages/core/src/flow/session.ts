@@ -15,19 +15,23 @@ export const EndReason = {
 } as const;
 export type EndReason = (typeof EndReason)[keyof typeof EndReason];
 
-/** Bytes of a record's own fields; the owner's state (if any) follows them in the same record. */
-const FIELD_BYTES = 128;
+/** Bytes of a record: two cache lines. */
+const RECORD_BYTES = 128;
 
 /**
  * Word offsets in a record (recordWords·slot + …). First cache line (bytes 0–63), what matching a packet and expiry read:
- * addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and generation words, then the first and
- * last time. Second line: the counters and what only the session's start and end need.
+ * addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and generation words, owner word 0, then
+ * the first and last time. Second line: the counters and what only the session's start and end need, then owner
+ * word 1.
  */
 export const W_PORTS = 8;
 /** protocol | ipVersion << 8 | close bits */
 export const W_KEY = 9;
 export const W_GENERATION = 10;
+/** The owner's words (Session.ownerWord0 and ownerWord1), one in each line: a packet loads both lines anyway. */
+export const W_OWNER_0 = 11;
 export const W_HASH = 30;
+export const W_OWNER_1 = 31;
 /** Number offsets in a record (recordNumbers·slot + …). */
 export const N_FIRST_TIME = 6;
 export const N_LAST_TIME = 7;
@@ -47,27 +51,20 @@ export const CLOSED = 4 << 16;
 /**
  * Every session record's fields, side by side in typed arrays, so that a packet touches no session object: a
  * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. Record `slot` owns
- * `recordBytes` bytes at recordBytes·slot of one buffer: its fields (two cache lines, laid out above), then
- * `stateNumbers` numbers (rounded up to whole cache lines) of the owner's per-session state at
- * numbers[recordNumbers·slot + stateStart …]. Keeping that state beside the fields puts everything a packet touches
- * in one small run of adjacent lines, found from the slot at once, instead of in a second array far away.
+ * the `recordBytes` bytes at recordBytes·slot of one buffer (two cache lines, laid out above). The owner keeps its
+ * per-session state elsewhere, found from the two owner words: most sessions have a single packet and need none.
  */
 export class SessionStore {
   words = new Int32Array(0);
   numbers = new Float64Array(0);
-  readonly recordBytes: number;
+  readonly recordBytes = RECORD_BYTES;
   /** Int32 words per record. */
-  readonly recordWords: number;
+  readonly recordWords = RECORD_BYTES / 4;
   /** Float64 numbers per record. */
-  readonly recordNumbers: number;
-  /** Where the owner's state starts in a record, in numbers. */
-  readonly stateStart = FIELD_BYTES / 8;
+  readonly recordNumbers = RECORD_BYTES / 8;
   private count = 0;
 
-  constructor(stateNumbers = 0) {
-    this.recordBytes = FIELD_BYTES + Math.ceil(stateNumbers / 8) * 64;
-    this.recordWords = this.recordBytes / 4;
-    this.recordNumbers = this.recordBytes / 8;
+  constructor() {
     this.allocate(1024);
   }
 
@@ -185,6 +182,27 @@ export class Session<T = unknown> {
   /** Bumped when the record ends, so that stale references to it (in the expiry wheel) are recognised. */
   get generation(): number {
     return this.store.words[this.w + W_GENERATION];
+  }
+
+  /**
+   * Owner word 0 (W_OWNER_0); owner word 1 is the same in the second line. The table never reads or writes them, so
+   * a reused record still holds what the owner set for its previous session until the owner sets them again (in
+   * onStart). Each is a plain accessor, small enough for V8 to inline without taking from a caller's inlining budget.
+   */
+  get ownerWord0(): number {
+    return this.store.words[this.w + W_OWNER_0];
+  }
+
+  set ownerWord0(value: number) {
+    this.store.words[this.w + W_OWNER_0] = value;
+  }
+
+  get ownerWord1(): number {
+    return this.store.words[this.w + W_OWNER_1];
+  }
+
+  set ownerWord1(value: number) {
+    this.store.words[this.w + W_OWNER_1] = value;
   }
 
   /** Time of the first packet (ns since the time base). */

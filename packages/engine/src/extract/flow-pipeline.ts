@@ -28,7 +28,7 @@ export interface FlowOptions {
 
 /**
  * A session as the pipeline's hooks see it: its state is the hook's own (undefined without `createState`: no object
- * per record for the garbage collector to mark); the features' state is found from the slot (FeatureSet.stateOf).
+ * per record for the garbage collector to mark); the features' state is found from the record (FeatureSet.stateOf).
  */
 export type PipelineSession<S> = Session<S>;
 
@@ -38,7 +38,7 @@ export interface FlowHooks<S = undefined> {
   onSessionStart?(session: PipelineSession<S>, packet: FlowPacket): void;
   /** Every packet of a session, the first included, with its captured bytes (valid during the call only). */
   onPacket?(session: PipelineSession<S>, packet: FlowPacket, captured: CapturedPacket): void;
-  /** The session ended; `features.finish(features.stateOf(session.slot), session, row)` writes its feature columns. */
+  /** The session ended; `features.finish(features.stateOf(session), session, row)` writes its feature columns. */
   onSessionEnd(session: PipelineSession<S>, features: FeatureSet): void;
 }
 
@@ -89,24 +89,18 @@ export async function runFlowPipeline<S = undefined>(
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;
-  // Each record's feature state sits in the flow table's store right after the record's own fields, so a packet's
-  // record and feature state are adjacent cache lines; the update finds it from the slot without the record object.
   let captured: CapturedPacket;
-  let stride = 0;
-  let stateStart = 0;
 
   const table: FlowTable<S> = new FlowTable<S>(
     {
-      createState() {
-        features.useSlab(table.stateArray, stride, stateStart);
-        return hooks.createState?.() as S;
-      },
+      createState: () => hooks.createState?.() as S,
       onStart(session, packet) {
-        features.init(packet.slot * stride + stateStart);
+        features.start(session, packet);
         onSessionStart?.(session, packet);
       },
       onPacket(session, packet) {
-        features.update(packet.slot * stride + stateStart, packet);
+        const state = features.stateFor(session, packet);
+        if (state >= 0) features.update(state, packet);
         onPacket?.(session, packet, captured);
       },
       onEnd(session) {
@@ -115,16 +109,14 @@ export async function runFlowPipeline<S = undefined>(
         else result.sessions.byProtocol.udp++;
         result.sessions.byEndReason[session.endReason]++;
         onSessionEnd(session, features);
+        features.end(session);
       },
     },
     {
       idleTimeoutNs: (options.idleTimeout ?? 120) * 1e9,
       activeTimeoutNs: (options.activeTimeout ?? 1800) * 1e9,
-      stateNumbers: features.stateSize,
     },
   );
-  stride = table.stateOffset(1) - table.stateOffset(0);
-  stateStart = table.stateOffset(0);
 
   // Fragments that came before their datagram's first fragment are held, then counted at the time that first
   // fragment arrives (right after it), so time in the table never goes back for them.

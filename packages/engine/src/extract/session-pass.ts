@@ -90,7 +90,7 @@ export async function runSessionPass<S>(
         ? {
             onSessionEnd(session, features) {
               row.start();
-              features.finish(features.stateOf(session.slot), session, row);
+              features.finish(features.stateOf(session), session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);
               rows++;
@@ -103,7 +103,7 @@ export async function runSessionPass<S>(
             onPacket: hooks.onPacket,
             onSessionEnd(session, features) {
               row.start();
-              features.finish(features.stateOf(session.slot), session, row);
+              features.finish(features.stateOf(session), session, row);
               hooks.onEnd(session.state, session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);
