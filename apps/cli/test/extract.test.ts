@@ -44,6 +44,22 @@ describe("tracemill extract", () => {
     expect(runCli(["extract", capture, "--idle-timeout", "0"]).status).toBe(2);
   });
 
+  it("writes the same CSV and summary with --threads 2, and rejects a thread count outside 1-64", () => {
+    const dir = scratch();
+    const one = path.join(dir, "one", "features.csv");
+    const two = path.join(dir, "two", "features.csv");
+    fs.mkdirSync(path.dirname(one));
+    fs.mkdirSync(path.dirname(two));
+    expect(runCli(["extract", capture, "-o", one]).status).toBe(0);
+    expect(runCli(["extract", capture, "-o", two, "--threads", "2"]).status).toBe(0);
+    expect(fs.readFileSync(two).equals(fs.readFileSync(one))).toBe(true);
+    const summary = (csv: string) => fs.readFileSync(csv.replace(/\.csv$/, ".summary.json"), "utf8");
+    expect(summary(two)).toBe(summary(one));
+    const result = runCli(["extract", capture, "--threads", "0"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/--threads must be an integer from 1 to 64 \(got 0\)/);
+  });
+
   it("exits 1 with a one-line message for a missing file", () => {
     const result = runCli(["extract", "/no/such/capture.pcap"]);
     expect(result.status).toBe(1);

@@ -12,6 +12,7 @@ import { addSessionOptions, type SessionCommandOptions, sessionOptions, withExte
 interface ExtractCommandOptions extends SessionCommandOptions {
   output?: string;
   summary?: string;
+  threads?: string;
 }
 
 export function extractCommand(): Command {
@@ -19,7 +20,8 @@ export function extractCommand(): Command {
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
     .argument("<capture>", "capture file (pcap, pcapng, ERF; gzip-compressed too)")
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)")
-    .option("--summary <file>", "run summary (JSON) file");
+    .option("--summary <file>", "run summary (JSON) file")
+    .option("--threads <n>", "session worker threads, 1-64 (default 1); the output is the same for every count");
   return addSessionOptions(command).action(async (capture: string, options: ExtractCommandOptions) => {
     const toStdout = options.output === undefined;
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
@@ -31,6 +33,7 @@ export function extractCommand(): Command {
       const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(capture, {
         ...sessionOptions(options),
+        threads: options.threads === undefined ? undefined : Number(options.threads),
         outDir: path.dirname(csvPath),
         csvPath,
         summaryPath: path.resolve(summaryPath),

@@ -1,0 +1,228 @@
+// A session worker of `extract --threads N`: the flow table, feature extractors and row formatting of the sessions
+// whose endpoints hash to it, fed packet records through its ring; rows go back in its start order with merge keys.
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import {
+  createDecodedPacket,
+  DecodeKind,
+  EndReason,
+  FeatureSet,
+  FlowTable,
+  OrderedRows,
+  RowBuilder,
+  type Session,
+} from "@tracemill/core";
+import type { RowBatch, ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-protocol.js";
+import {
+  F_ADD,
+  F_INDEX,
+  F_TIME,
+  R_DST,
+  R_HEADERS,
+  R_KIND,
+  R_LENGTH,
+  R_PORTS,
+  R_SRC,
+  RecordType,
+  RingReader,
+} from "./shard-ring.js";
+
+const ROW_BYTES = 1 << 18;
+const ROW_COUNT = 2048;
+const NEWLINE = 10;
+
+/** Rows finished in this worker's start order, collected for the next message to the reading thread. */
+class RowOutbox {
+  bytes: Uint8Array<ArrayBuffer> = new Uint8Array(ROW_BYTES);
+  ends: Int32Array<ArrayBuffer> = new Int32Array(ROW_COUNT);
+  keys: Float64Array<ArrayBuffer> = new Float64Array(ROW_COUNT);
+  count = 0;
+  used = 0;
+
+  constructor(private readonly returns: MessagePort) {}
+
+  /** Bytes of whole rows, each then marked by endRow(). */
+  append(rows: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    if (this.used + length > this.bytes.length) this.bytes = grown(this.bytes, this.used + length, this.used);
+    this.bytes.set(rows.subarray(start, end), this.used);
+    this.used += length;
+  }
+
+  /** A row of the appended bytes ends before `end`; its session started at addition `key`. */
+  endRow(end: number, key: number): void {
+    if (this.count === this.ends.length) {
+      this.ends = grown(this.ends, this.count + 1, this.count);
+      this.keys = grown(this.keys, this.count + 1, this.count);
+    }
+    this.ends[this.count] = end;
+    this.keys[this.count++] = key;
+  }
+
+  /** Sends the rows with the watermark, and takes buffers the reading thread has given back for the next ones. */
+  send(watermark: number): void {
+    const batch: RowBatch = { bytes: this.bytes, ends: this.ends, keys: this.keys, count: this.count, watermark };
+    parentPort!.postMessage(batch, [this.bytes.buffer, this.ends.buffer, this.keys.buffer]);
+    const back = receiveMessageOnPort(this.returns)?.message as RowBatch | undefined;
+    this.bytes = back?.bytes ?? new Uint8Array(ROW_BYTES);
+    this.ends = back?.ends ?? new Int32Array(ROW_COUNT);
+    this.keys = back?.keys ?? new Float64Array(ROW_COUNT);
+    this.count = 0;
+    this.used = 0;
+  }
+}
+
+function run(setup: WorkerSetup): void {
+  const ring = new RingReader(setup.ring);
+  const base = new Float64Array(setup.ring.base);
+  const { words, numbers, bytes } = ring;
+  const features = new FeatureSet();
+  const row = new RowBuilder();
+  const outbox = new RowOutbox(setup.returns);
+  const done: ShardDone = {
+    done: true,
+    sessions: {
+      total: 0,
+      byProtocol: { tcp: 0, udp: 0 },
+      byEndReason: {
+        [EndReason.Fin]: 0,
+        [EndReason.Rst]: 0,
+        [EndReason.Idle]: 0,
+        [EndReason.Active]: 0,
+        [EndReason.EndOfCapture]: 0,
+      },
+    },
+  };
+  const byEndReason = done.sessions.byEndReason;
+  // The merge key (global addition number) of every session from the oldest unwritten row on, by seq.
+  let starts = new Float64Array(1024);
+  let mask = starts.length - 1;
+  let emitted = 0;
+  let currentAdd = 0;
+  // The flush ends sessions by this worker's last time; the capture's last time decides idle vs end-of-capture.
+  let endLimit = Number.NaN;
+
+  // OrderedRows passes rows on in runs of whole rows; each row ends with the only line feed in it.
+  const ordered = new OrderedRows((rowBytes, start, end) => {
+    const from = outbox.used;
+    outbox.append(rowBytes, start, end);
+    for (let at = rowBytes.indexOf(NEWLINE, start); at >= 0 && at < end; at = rowBytes.indexOf(NEWLINE, at + 1)) {
+      outbox.endRow(from + at + 1 - start, starts[emitted & mask]);
+      emitted++;
+    }
+  });
+  const table = new FlowTable<undefined>(
+    {
+      createState: () => undefined,
+      onStart(session, packet) {
+        const seq = session.seq;
+        if (seq - emitted > mask) {
+          const bigger = new Float64Array(starts.length * 2);
+          for (let s = emitted; s < seq; s++) bigger[s & (bigger.length - 1)] = starts[s & mask];
+          starts = bigger;
+          mask = bigger.length - 1;
+        }
+        starts[seq & mask] = currentAdd;
+        features.start(session, packet);
+      },
+      onPacket(session, packet) {
+        const state = features.stateFor(session, packet);
+        if (state >= 0) features.update(state, packet);
+      },
+      onEnd(session: Session<undefined>) {
+        if (!Number.isNaN(endLimit) && !session.closed) {
+          session.endReason = session.lastTime < endLimit ? EndReason.Idle : EndReason.EndOfCapture;
+        }
+        done.sessions.total++;
+        if (session.protocol === 6) done.sessions.byProtocol.tcp++;
+        else done.sessions.byProtocol.udp++;
+        byEndReason[session.endReason]++;
+        row.start();
+        features.finish(features.stateOf(session), session, row);
+        row.end();
+        ordered.put(session.seq, row.bytes, row.length);
+        features.end(session);
+      },
+    },
+    { idleTimeoutNs: setup.idleTimeoutNs, activeTimeoutNs: setup.activeTimeoutNs },
+  );
+
+  const decoded = createDecodedPacket();
+  const src = decoded.src;
+  const dst = decoded.dst;
+  let packets = 0;
+  let watermark = -1;
+  const ready: ShardReady = { ready: true };
+  parentPort!.postMessage(ready);
+  for (;;) {
+    const available = ring.available(1000);
+    if (available < 0) return;
+    for (let i = 0; i < available; i++) {
+      const w = ring.offset;
+      const f = w / 2;
+      const kind = words[w + R_KIND];
+      const type = kind >>> 24;
+      if (type === RecordType.Packet) {
+        if (++packets === setup.failAfterPackets) throw new Error(`injected failure after ${packets} packets`);
+        const version = (kind >>> 8) & 255;
+        const addressBytes = version === 4 ? 4 : 16;
+        const at = 4 * w;
+        for (let b = 0; b < addressBytes; b++) {
+          src[b] = bytes[at + 4 * R_SRC + b];
+          dst[b] = bytes[at + 4 * R_DST + b];
+        }
+        const ports = words[w + R_PORTS];
+        decoded.srcPort = ports >>> 16;
+        decoded.dstPort = ports & 0xffff;
+        decoded.protocol = kind & 255;
+        decoded.kind = decoded.protocol === 6 ? DecodeKind.Tcp : DecodeKind.Udp;
+        decoded.ipVersion = version as 4 | 6;
+        decoded.tcpFlags = (kind >>> 16) & 255;
+        const headers = words[w + R_HEADERS];
+        decoded.ipHeaderLength = headers & 0xffff;
+        decoded.transportHeaderLength = headers >>> 16;
+        currentAdd = numbers[f + F_ADD];
+        // Time base + the clamped time in ns: the table computes exactly the time the reading thread did.
+        table.add(decoded, base[0], numbers[f + F_TIME], words[w + R_LENGTH], numbers[f + F_INDEX]);
+      } else {
+        if (type === RecordType.End) {
+          endLimit = numbers[f + F_TIME] - table.idleTimeoutNs;
+          table.flush();
+          outbox.send(Number.POSITIVE_INFINITY);
+          ring.release(true);
+          parentPort!.postMessage(done);
+          return;
+        }
+        table.expire(numbers[f + F_TIME]);
+        // Every later row of this worker starts at its oldest live session or at an addition not yet made.
+        const next = emitted < table.started ? starts[emitted & mask] : numbers[f + F_ADD];
+        if (outbox.count > 0 || next !== watermark) outbox.send(next);
+        watermark = next;
+      }
+      ring.advance();
+    }
+  }
+}
+
+function grown<A extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
+  array: A,
+  needed: number,
+  keep: number,
+): A {
+  let size = array.length * 2;
+  while (size < needed) size *= 2;
+  const bigger = new (array.constructor as new (length: number) => A)(size);
+  bigger.set(array.subarray(0, keep));
+  return bigger;
+}
+
+const setup = workerData as WorkerSetup;
+try {
+  run(setup);
+} catch (error) {
+  new RingReader(setup.ring).fail();
+  const failure: ShardFailure = {
+    error: error instanceof Error ? error.message : String(error),
+    code: (error as { code?: unknown }).code as string | undefined,
+  };
+  parentPort!.postMessage(failure);
+}

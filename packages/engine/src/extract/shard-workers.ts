@@ -1,0 +1,159 @@
+// Starts and stops the session workers of `extract --threads N`: from the built JavaScript, or from the TypeScript
+// sources (tests) through module hooks that transpile them, and collects their messages for the reading thread.
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { TracemillError } from "@tracemill/core";
+import type { ErrorCode } from "@tracemill/core/errors";
+import type { RowBatch, ShardDone, ShardMessage, WorkerSetup } from "./shard-protocol.js";
+import { createRingMemory, RingWriter } from "./shard-ring.js";
+
+export interface ShardWorkerOptions {
+  idleTimeoutNs: number;
+  activeTimeoutNs: number;
+  /** Tests only: worker `failWorker` throws at its `failAfterPackets`-th packet. */
+  failWorker?: number;
+  failAfterPackets?: number;
+}
+
+/** The worker's script, and for the sources the options that let Node run TypeScript (ts-source-hooks.mjs). */
+function workerScript(): { url: URL; execArgv?: string[] } {
+  if (!import.meta.url.endsWith(".ts")) return { url: new URL("./shard-worker.js", import.meta.url) };
+  const hooks = new URL("./ts-source-hooks.mjs", import.meta.url).href;
+  const register = `import{register}from"node:module";register(${JSON.stringify(hooks)});`;
+  return {
+    url: new URL("./shard-worker.ts", import.meta.url),
+    execArgv: ["--conditions=source", "--import", `data:text/javascript,${encodeURIComponent(register)}`],
+  };
+}
+
+export class ShardWorkers {
+  readonly rings: RingWriter[] = [];
+  /** The capture's time base in epoch seconds, shared with every worker. */
+  readonly base = new Float64Array(new SharedArrayBuffer(8));
+  private readonly workers: Worker[] = [];
+  private readonly returns: MessagePort[] = [];
+  private readonly finished: Promise<ShardDone>[] = [];
+  private readonly started: Promise<void>[] = [];
+  private failure: Error | null = null;
+  private stopped = false;
+
+  /** `onRows(worker, batch)` gets every row batch in the order each worker sent them. */
+  constructor(count: number, options: ShardWorkerOptions, onRows: (worker: number, batch: RowBatch) => void) {
+    const script = workerScript();
+    for (let i = 0; i < count; i++) {
+      const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
+      this.rings.push(new RingWriter(memory, () => this.throwFailure(i)));
+      const channel = new MessageChannel();
+      this.returns.push(channel.port1);
+      const setup: WorkerSetup = {
+        ring: memory,
+        returns: channel.port2,
+        idleTimeoutNs: options.idleTimeoutNs,
+        activeTimeoutNs: options.activeTimeoutNs,
+        failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
+      };
+      const worker = new Worker(script.url, { workerData: setup, transferList: [channel.port2], ...script });
+      this.workers.push(worker);
+      let started: () => void = () => {};
+      this.started.push(
+        new Promise<void>((resolve) => {
+          started = resolve;
+        }),
+      );
+      this.finished.push(
+        new Promise<ShardDone>((resolve, reject) => {
+          let settled = false;
+          const failed = (message: string, code?: string) => {
+            if (settled) return;
+            settled = true;
+            reject(this.fail(workerError(i, message, code)));
+          };
+          worker.on("message", (message: ShardMessage) => {
+            if ("bytes" in message) onRows(i, message);
+            else if ("ready" in message) started();
+            else if ("done" in message) {
+              settled = true;
+              resolve(message);
+            } else failed(message.error, message.code);
+          });
+          worker.once("error", (error) => failed(error.message));
+          worker.once("exit", () => failed("it stopped before the end of the capture"));
+        }),
+      );
+      this.finished[i].catch(() => {});
+    }
+  }
+
+  /** Gives a consumed batch's buffers back to its worker. */
+  recycle(worker: number, batch: RowBatch): void {
+    if (this.stopped) return;
+    this.returns[worker].postMessage(batch, [batch.bytes.buffer, batch.ends.buffer, batch.keys.buffer]);
+  }
+
+  /**
+   * Resolves once every worker has loaded its code (a worker that cannot start fails here, before any ring can fill
+   * up with nobody to empty it); rejects with the first failure.
+   */
+  async ready(): Promise<void> {
+    await Promise.race([Promise.all(this.started), Promise.all(this.finished)]);
+  }
+
+  /**
+   * Throws the first worker failure known, or when `worker` has flagged a failure in its ring whose message has not
+   * arrived yet (this thread was blocked), an error that `reported()` replaces with it.
+   */
+  throwFailure(worker?: number): void {
+    if (this.failure !== null) throw this.failure;
+    if (worker !== undefined) throw new WorkerFlagged(worker);
+  }
+
+  /** The error to report for `error`: the worker's own failure once its message has come, when it flagged one. */
+  async reported(error: unknown): Promise<unknown> {
+    if (!(error instanceof WorkerFlagged)) return error;
+    const waited = new Promise((resolve) => setTimeout(resolve, 5000).unref());
+    return (
+      (await Promise.race([
+        this.finished[error.worker].then(
+          () => null,
+          (failure) => failure,
+        ),
+        waited,
+      ])) ?? error
+    );
+  }
+
+  /** Every worker's counts once it has sent its last rows; rejects with the first failure. */
+  async results(signal?: AbortSignal): Promise<ShardDone[]> {
+    const cancelled = new Promise<never>((_, reject) => {
+      const abort = () => reject(new TracemillError("CANCELLED", "extraction was cancelled"));
+      if (signal?.aborted) abort();
+      signal?.addEventListener("abort", abort, { once: true });
+    });
+    cancelled.catch(() => {});
+    return Promise.race([Promise.all(this.finished), cancelled]);
+  }
+
+  /** Stops every worker (after the results, or on failure or cancellation); none is left to keep the process alive. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const ring of this.rings) ring.stop();
+    for (const port of this.returns) port.close();
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  private fail(error: Error): Error {
+    this.failure ??= error;
+    return this.failure;
+  }
+}
+
+/** A worker set its ring's failure flag while this thread waited for room in it. */
+class WorkerFlagged extends Error {
+  constructor(readonly worker: number) {
+    super(`session worker ${worker + 1} failed`);
+  }
+}
+
+function workerError(worker: number, message: string, code?: string): Error {
+  const text = `session worker ${worker + 1} failed: ${message}`;
+  return code === undefined ? new Error(text) : new TracemillError(code as ErrorCode, text);
+}

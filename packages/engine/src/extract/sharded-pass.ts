@@ -1,0 +1,256 @@
+// `extract --threads N`: the features pass with sessions sharded over N worker threads by a symmetric hash of their
+// endpoints. This thread reads, decodes, resolves fragments and clamps time once for the whole capture (so every
+// table sees the single-thread times), and merges the workers' rows back into the single-thread order.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  type CapturedPacket,
+  csvHeaderLine,
+  type DecodedPacket,
+  DecodeKind,
+  FEATURE_COLUMNS,
+  FragmentTracker,
+  PacketDecoder,
+  TracemillError,
+} from "@tracemill/core";
+import { TRACEMILL_VERSION } from "../version.js";
+import { FileDigest } from "./file-digest.js";
+import type { FlowOptions } from "./flow-pipeline.js";
+import { OutputFile } from "./output-file.js";
+import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
+import { RowMerge } from "./row-merge.js";
+import type { SessionPassSummary } from "./session-pass.js";
+import { addSessions, emptyResult } from "./shard-counts.js";
+import { checkedFlowOptions } from "./shard-options.js";
+import {
+  F_ADD,
+  F_INDEX,
+  F_TIME,
+  R_DST,
+  R_HEADERS,
+  R_KIND,
+  R_LENGTH,
+  R_PORTS,
+  R_SRC,
+  RecordType,
+  type RingWriter,
+} from "./shard-ring.js";
+import { type ShardWorkerOptions, ShardWorkers } from "./shard-workers.js";
+
+const NS = 1e9;
+/** Flow-table additions between two ticks (each worker's idle expiry and row watermark advance at every tick). */
+const TICK_ADDS = 8192;
+
+interface HeldFragment {
+  decoded: DecodedPacket;
+  captured: CapturedPacket;
+}
+
+/**
+ * runSessionPass without hooks (the features alone) on `threads` session workers: the same CSV and summary, byte for
+ * byte. `testing` (tests only) injects a worker failure, or ticks more often.
+ */
+export async function runShardedPass(
+  capture: string,
+  csvPath: string,
+  flowOptions: FlowOptions,
+  threads: number,
+  run: ReadProgress,
+  testing: Pick<ShardWorkerOptions, "failWorker" | "failAfterPackets"> & { tickAdds?: number } = {},
+): Promise<SessionPassSummary> {
+  const options = checkedFlowOptions(flowOptions);
+  if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
+  const csv = new OutputFile(csvPath);
+  const digest = new FileDigest(capture);
+  const idleTimeoutNs = options.idleTimeout * NS;
+  const tickAdds = testing.tickAdds ?? TICK_ADDS;
+  let workers: ShardWorkers | null = null;
+  try {
+    csv.write(new TextEncoder().encode(csvHeaderLine(FEATURE_COLUMNS)));
+    const merge = new RowMerge(
+      threads,
+      (bytes, start, end) => csv.write(bytes, start, end),
+      (worker, batch) => workers?.recycle(worker, batch),
+    );
+    workers = new ShardWorkers(
+      threads,
+      {
+        idleTimeoutNs,
+        activeTimeoutNs: options.activeTimeout * NS,
+        failWorker: testing.failWorker,
+        failAfterPackets: testing.failAfterPackets,
+      },
+      (worker, batch) => merge.add(worker, batch),
+    );
+    const shards = workers;
+    await shards.ready();
+    const rings = shards.rings;
+    const frameLength = options.length === "frame";
+    const result = emptyResult();
+    const ignored = result.packets.ignored;
+
+    // The flow table's time rules, once for the whole capture: times in ns since the first packet's second, a
+    // packet earlier than the latest time seen counted at that time (out of order).
+    let baseSec = Number.NaN;
+    let clock = 0;
+    let adds = 0;
+    const route = (decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number) => {
+      if (Number.isNaN(baseSec)) shards.base[0] = baseSec = tsSec;
+      let time = (tsSec - baseSec) * NS + tsNsec;
+      if (time < clock) {
+        result.packets.outOfOrder++;
+        time = clock;
+      } else {
+        clock = time;
+      }
+      const v4 = decoded.ipVersion === 4;
+      const ring = rings[shardOf(decoded.src, decoded.dst, v4, decoded.srcPort, decoded.dstPort, threads)];
+      const w = ring.next();
+      const bytes = ring.bytes;
+      const src = decoded.src;
+      const dst = decoded.dst;
+      const at = 4 * w;
+      for (let b = 0, n = v4 ? 4 : 16; b < n; b++) {
+        bytes[at + 4 * R_SRC + b] = src[b];
+        bytes[at + 4 * R_DST + b] = dst[b];
+      }
+      const words = ring.words;
+      words[w + R_PORTS] = (decoded.srcPort << 16) | decoded.dstPort;
+      words[w + R_KIND] = decoded.protocol | (decoded.ipVersion << 8) | (decoded.tcpFlags << 16);
+      words[w + R_LENGTH] = length;
+      words[w + R_HEADERS] = decoded.ipHeaderLength | (decoded.transportHeaderLength << 16);
+      const f = w / 2;
+      const numbers = ring.numbers;
+      numbers[f + F_TIME] = time;
+      numbers[f + F_INDEX] = index;
+      numbers[f + F_ADD] = adds++;
+      ring.done();
+      if (adds % tickAdds === 0) markAll(RecordType.Tick);
+    };
+    const markAll = (type: number) => {
+      for (const ring of rings) writeMark(ring, type, clock, adds);
+    };
+
+    // Fragments before their datagram's first fragment are held and counted right after it, at its time (as the
+    // single-thread pipeline does).
+    const resolved: HeldFragment[] = [];
+    const tracker = new FragmentTracker<HeldFragment>({
+      hold: (decoded, packet) => ({
+        decoded: { ...decoded, src: decoded.src.slice(), dst: decoded.dst.slice() },
+        captured: { ...packet, data: packet.data.subarray(0, 0) },
+      }),
+      resolved(held, srcPort, dstPort) {
+        held.decoded.srcPort = srcPort;
+        held.decoded.dstPort = dstPort;
+        held.decoded.kind = held.decoded.protocol === 6 ? DecodeKind.Tcp : DecodeKind.Udp;
+        resolved.push(held);
+      },
+      unattributed() {
+        ignored["fragment without its first fragment"]++;
+      },
+    });
+    const decoder = new PacketDecoder();
+    const read = await readCaptureFile(
+      capture,
+      (packet) => {
+        const decoded = decoder.decode(packet);
+        let kind = decoded.kind;
+        if (decoded.isFragment) kind = tracker.track(decoded, packet);
+        if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
+          route(
+            decoded,
+            packet.tsSec,
+            packet.tsNsec,
+            frameLength ? packet.originalLength : decoded.ipLength,
+            packet.index,
+          );
+          if (resolved.length > 0) {
+            for (const held of resolved) {
+              const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
+              route(held.decoded, packet.tsSec, packet.tsNsec, length, held.captured.index);
+            }
+            result.packets.decoded += resolved.length;
+            resolved.length = 0;
+          }
+          result.packets.decoded++;
+        } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
+        else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
+        else if (kind === DecodeKind.Undecodable) {
+          if (decoded.truncated) ignored.truncated++;
+          else ignored.malformed++;
+        }
+      },
+      {
+        ...run,
+        tap: digest.tap,
+        // After every chunk: the workers get what was written (they would wait for a full group otherwise).
+        onProgress(progress) {
+          for (const ring of rings) ring.publish(true);
+          shards.throwFailure();
+          run.onProgress?.(progress);
+        },
+      },
+    );
+    tracker.flush();
+    markAll(RecordType.End);
+    for (const ring of rings) ring.publish(true);
+    for (const done of await shards.results(run.signal)) addSessions(result.sessions, done.sessions);
+
+    result.format = read.format;
+    result.fileBytes = read.fileBytes;
+    result.complete = read.complete;
+    result.damage = read.damage;
+    result.packets.read = read.packets;
+    const stats = tracker.stats;
+    result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };
+    // The digest before the CSV's final name: if hashing fails, no CSV is left without its summary.
+    const sha256 = await digest.result();
+    await csv.commit();
+    return {
+      tracemill: { version: TRACEMILL_VERSION },
+      input: { name: path.basename(capture), bytes: result.fileBytes, sha256, format: result.format },
+      options,
+      complete: result.complete,
+      damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
+      packets: result.packets,
+      fragments: result.fragments,
+      sessions: result.sessions,
+      csv: { name: path.basename(csvPath), rows: merge.rows, columns: FEATURE_COLUMNS.length },
+    };
+  } catch (error) {
+    digest.cancel();
+    await csv.discard();
+    throw workers === null ? error : await workers.reported(error);
+  } finally {
+    await workers?.stop();
+  }
+}
+
+/** A tick or end record: the capture's latest time and the number of additions so far. */
+function writeMark(ring: RingWriter, type: number, time: number, adds: number): void {
+  const w = ring.next();
+  ring.words[w + R_KIND] = type << 24;
+  ring.numbers[w / 2 + F_TIME] = time;
+  ring.numbers[w / 2 + F_ADD] = adds;
+  ring.done();
+}
+
+/**
+ * The worker of a packet's session: the same for both directions (the two endpoints' mixes are combined by xor),
+ * spread evenly by a final multiplicative mix.
+ */
+function shardOf(src: Uint8Array, dst: Uint8Array, v4: boolean, sport: number, dport: number, n: number): number {
+  let a = (src[0] << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
+  let b = (dst[0] << 24) | (dst[1] << 16) | (dst[2] << 8) | dst[3];
+  if (!v4) {
+    for (let i = 4; i < 16; i += 4) {
+      a = Math.imul(a ^ ((src[i] << 24) | (src[i + 1] << 16) | (src[i + 2] << 8) | src[i + 3]), 0x9e3779b1);
+      b = Math.imul(b ^ ((dst[i] << 24) | (dst[i + 1] << 16) | (dst[i + 2] << 8) | dst[i + 3]), 0x9e3779b1);
+    }
+  }
+  let h = Math.imul(a ^ sport, 0x85ebca6b) ^ Math.imul(b ^ dport, 0x85ebca6b);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 13;
+  return (h >>> 0) % n;
+}
