@@ -26,8 +26,9 @@ import {
   RingReader,
 } from "./shard-ring.js";
 
+/** Rows per message to the reading thread, at most (as bytes, and as a count). */
 const ROW_BYTES = 1 << 18;
-const ROW_COUNT = 2048;
+const ROW_COUNT = 4096;
 const NEWLINE = 10;
 
 /** Rows finished in this worker's start order, collected for the next message to the reading thread. */
@@ -40,21 +41,20 @@ class RowOutbox {
 
   constructor(private readonly returns: MessagePort) {}
 
-  /** Bytes of whole rows, each then marked by endRow(). */
-  append(rows: Uint8Array, start: number, end: number): void {
+  /**
+   * Adds the row bytes [start, end) of a session that started at addition `key`. A full outbox is sent first, with
+   * `key` as its watermark (this row and every later one have keys of at least `key`): a worker's message never
+   * grows past one buffer, also when a long session's end lets a large run of waiting rows go at once.
+   */
+  add(rows: Uint8Array, start: number, end: number, key: number): void {
     const length = end - start;
-    if (this.used + length > this.bytes.length) this.bytes = grown(this.bytes, this.used + length, this.used);
+    if (this.used + length > this.bytes.length || this.count === this.ends.length) {
+      if (this.count > 0) this.send(key);
+      if (length > this.bytes.length) this.bytes = new Uint8Array(length);
+    }
     this.bytes.set(rows.subarray(start, end), this.used);
     this.used += length;
-  }
-
-  /** A row of the appended bytes ends before `end`; its session started at addition `key`. */
-  endRow(end: number, key: number): void {
-    if (this.count === this.ends.length) {
-      this.ends = grown(this.ends, this.count + 1, this.count);
-      this.keys = grown(this.keys, this.count + 1, this.count);
-    }
-    this.ends[this.count] = end;
+    this.ends[this.count] = this.used;
     this.keys[this.count++] = key;
   }
 
@@ -103,11 +103,10 @@ function run(setup: WorkerSetup): void {
 
   // OrderedRows passes rows on in runs of whole rows; each row ends with the only line feed in it.
   const ordered = new OrderedRows((rowBytes, start, end) => {
-    const from = outbox.used;
-    outbox.append(rowBytes, start, end);
-    for (let at = rowBytes.indexOf(NEWLINE, start); at >= 0 && at < end; at = rowBytes.indexOf(NEWLINE, at + 1)) {
-      outbox.endRow(from + at + 1 - start, starts[emitted & mask]);
-      emitted++;
+    for (let from = start; from < end; emitted++) {
+      const to = rowBytes.indexOf(NEWLINE, from) + 1;
+      outbox.add(rowBytes, from, to, starts[emitted & mask]);
+      from = to;
     }
   });
   const table = new FlowTable<undefined>(
@@ -201,18 +200,6 @@ function run(setup: WorkerSetup): void {
       ring.advance();
     }
   }
-}
-
-function grown<A extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
-  array: A,
-  needed: number,
-  keep: number,
-): A {
-  let size = array.length * 2;
-  while (size < needed) size *= 2;
-  const bigger = new (array.constructor as new (length: number) => A)(size);
-  bigger.set(array.subarray(0, keep));
-  return bigger;
 }
 
 const setup = workerData as WorkerSetup;
