@@ -51,7 +51,11 @@ export class ShardWorkers {
         activeTimeoutNs: options.activeTimeoutNs,
         failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
       };
-      const worker = new Worker(script.url, { workerData: setup, transferList: [channel.port2], ...script });
+      const worker = new Worker(script.url, {
+        workerData: setup,
+        transferList: [channel.port2],
+        execArgv: script.execArgv,
+      });
       this.workers.push(worker);
       let started: () => void = () => {};
       this.started.push(
@@ -123,13 +127,18 @@ export class ShardWorkers {
 
   /** Every worker's counts once it has sent its last rows; rejects with the first failure. */
   async results(signal?: AbortSignal): Promise<ShardDone[]> {
+    let abort = () => {};
     const cancelled = new Promise<never>((_, reject) => {
-      const abort = () => reject(new TracemillError("CANCELLED", "extraction was cancelled"));
-      if (signal?.aborted) abort();
-      signal?.addEventListener("abort", abort, { once: true });
+      abort = () => reject(new TracemillError("CANCELLED", "extraction was cancelled"));
     });
     cancelled.catch(() => {});
-    return Promise.race([Promise.all(this.finished), cancelled]);
+    if (signal?.aborted) abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    try {
+      return await Promise.race([Promise.all(this.finished), cancelled]);
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
   }
 
   /** Stops every worker (after the results, or on failure or cancellation); none is left to keep the process alive. */
