@@ -6,19 +6,28 @@ import os from "node:os";
 import path from "node:path";
 import { FEATURE_COLUMNS, RowBuilder, TcpFlag } from "@tracemill/core";
 import { describe, expect, it } from "vitest";
-import { capturedPacket, ethernet, ipv4, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
+import {
+  capturedPacket,
+  ethernet,
+  fragments,
+  ipv4,
+  ipv6,
+  pcapFile,
+  tcp,
+  udp,
+} from "../../../core/src/testing/index.js";
 import { runFlowPipeline } from "./flow-pipeline.js";
 
 const BASE = 1_700_000_000;
 const { SYN, ACK, PSH } = TcpFlag;
 
-function at(seconds: number, src: string, dst: string, layer: Parameters<typeof ipv4>[1]) {
+function framed(seconds: number, frame: Uint8Array) {
   const nanoseconds = Math.round(seconds * 1e9);
-  return capturedPacket(ethernet(ipv4({ src, dst }, layer)), {
-    linkType: 1,
-    tsSec: BASE + Math.floor(nanoseconds / 1e9),
-    tsNsec: nanoseconds % 1e9,
-  });
+  return capturedPacket(frame, { linkType: 1, tsSec: BASE + Math.floor(nanoseconds / 1e9), tsNsec: nanoseconds % 1e9 });
+}
+
+function at(seconds: number, src: string, dst: string, layer: Parameters<typeof ipv4>[1]) {
+  return framed(seconds, ethernet(ipv4({ src, dst }, layer)));
 }
 
 const packets = [
@@ -37,11 +46,11 @@ const packets = [
   at(4.001, "10.9.0.8", "10.9.0.7", udp({ srcPort: 53, dstPort: 5001, payload: 300 })),
 ];
 
-async function rows(length: "ip" | "frame"): Promise<string[]> {
+async function rows(length: "ip" | "frame", capture = packets): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-pipeline-"));
   try {
     const input = path.join(dir, "input.pcap");
-    fs.writeFileSync(input, pcapFile(packets, { nanosecond: true }));
+    fs.writeFileSync(input, pcapFile(capture, { nanosecond: true }));
     const row = new RowBuilder();
     const out: string[] = [];
     await runFlowPipeline(
@@ -78,5 +87,52 @@ describe("runFlowPipeline", () => {
     const ip = await rows("ip");
     expect(ip.map((line) => record(line).total_fpktl)).toEqual(["44", "40", "276", "58"]);
     expect(ip.map((line) => record(line).max_bpktl)).toEqual(["0", "140", "38", "328"]);
+  });
+
+  it("replays first packets that are first fragments with held fragments, and IPv6 extension headers", async () => {
+    const vlan = { vlans: [{ id: 5 }] };
+    const v4 = { src: "10.9.1.1", dst: "10.9.1.2" };
+    // 308 UDP bytes in fragments of 128, 128 and 52: the later two arrive first and are held until the first.
+    const [first, second, third] = fragments(v4, udp({ srcPort: 7000, dstPort: 53, payload: 300 }), 128);
+    const v6 = { src: "2001:db8::3", dst: "2001:db8::4", extensionHeaders: [{ type: 0 as const }] };
+    const [v6First, v6Second] = fragments(v6, udp({ srcPort: 5000, dstPort: 5001, payload: 200 }), 104);
+    const withOptions = {
+      src: "2001:db8::1",
+      dst: "2001:db8::2",
+      extensionHeaders: [{ type: 0 as const, length: 16 }, { type: 60 as const }],
+    };
+    const capture = [
+      framed(0, ethernet(third, vlan)),
+      framed(0.1, ethernet(second, vlan)),
+      framed(0.2, ethernet(first, vlan)),
+      framed(0.5, ethernet(ipv4({ src: v4.dst, dst: v4.src }, udp({ srcPort: 53, dstPort: 7000, payload: 10 })), vlan)),
+      // One packet: IP length 40 + 16 + 8 + 24 + 12 = 100, headers 88.
+      framed(
+        1,
+        ethernet(
+          ipv6(withOptions, tcp({ srcPort: 40000, dstPort: 443, flags: SYN, options: [2, 4, 5, 180], payload: 12 })),
+          vlan,
+        ),
+      ),
+      framed(2, ethernet(v6Second, vlan)),
+      framed(2.5, ethernet(v6First, vlan)),
+    ];
+    const ip = await rows("ip", capture);
+    expect(ip.map(record)).toEqual(
+      [
+        "17,1700000000.2,10.9.1.1,7000,10.9.1.2,53,0.3,3,1,368,38,72,148,122.666667,43.87862,38,38,38,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68,28,10,3.333333,1353.333333,101.5,55.458693,0.1,0.173205081,0,0,0,0,0,0,0,0.103261",
+        "6,1700000001,2001:db8::1,40000,2001:db8::2,443,0,1,0,100,0,100,100,100,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88,0,0,0,0,100,0,0,0,0,1,0,0,0,0,0,0",
+        "17,1700000002.5,2001:db8::3,5000,2001:db8::4,5001,0,2,0,320,0,160,160,160,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120,0,0,0,0,160,0,0,0,0,0,0,0,0,0,0,0",
+      ].map(record),
+    );
+    // By frame: 18 bytes (Ethernet and the VLAN tag) more a packet.
+    const frame = await rows("frame", capture);
+    expect(frame.map(record)).toEqual(
+      [
+        "17,1700000000.2,10.9.1.1,7000,10.9.1.2,53,0.3,3,1,422,56,90,166,140.666667,43.87862,56,56,56,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,68,28,10,3.333333,1593.333333,119.5,55.458693,0.1,0.173205081,0,0,0,0,0,0,0,0.132701",
+        "6,1700000001,2001:db8::1,40000,2001:db8::2,443,0,1,0,118,0,118,118,118,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,88,0,0,0,0,118,0,0,0,0,1,0,0,0,0,0,0",
+        "17,1700000002.5,2001:db8::3,5000,2001:db8::4,5001,0,2,0,356,0,178,178,178,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,120,0,0,0,0,178,0,0,0,0,0,0,0,0,0,0,0",
+      ].map(record),
+    );
   });
 });
