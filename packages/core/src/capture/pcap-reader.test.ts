@@ -1,4 +1,5 @@
-// pcap specifics: byte orders and resolutions from the magic, lenient and insane captured lengths, header damage.
+// pcap specifics: byte orders and resolutions from the magic, lenient and insane captured lengths, header damage;
+// the same packets and damage whether records lie whole in a chunk or span chunks.
 import { describe, expect, it } from "vitest";
 import { PcapReader } from "./pcap-reader.js";
 
@@ -80,5 +81,131 @@ describe("pcap reader", () => {
   it("reads a file with a header and no packets", () => {
     const { reader, packets, error } = read(pcap(true, 0xa1b2c3d4, 0, []));
     expect([packets.length, error, reader.done]).toEqual([0, undefined, true]);
+  });
+});
+
+/** Every packet (or the error) of `bytes` pushed in chunks of `size` bytes, and the reader's state after it. */
+function readInChunks(bytes: Uint8Array, size: number) {
+  const reader = new PcapReader();
+  const packets: number[][] = [];
+  let error: unknown;
+  try {
+    for (let at = 0; ; at += size) {
+      for (let p = reader.next(); p !== null; p = reader.next()) {
+        packets.push([p.tsSec, p.tsNsec, p.capturedLength, p.originalLength, p.fileOffset, p.index, p.data[0]]);
+      }
+      if (reader.done) break;
+      if (at >= bytes.length) reader.end();
+      else reader.push(bytes.slice(at, at + size));
+    }
+  } catch (caught) {
+    error = caught;
+  }
+  return { packets, error, done: reader.done, damage: reader.damage, afterwards: reader.next() };
+}
+
+describe("pcap reader, whole records in a chunk or spanning chunks", () => {
+  const sizes = [1 << 30, 4096, 100, 7];
+
+  it("bounds captured lengths by the snaplen, at least 256 KiB and at most 16 MiB, whatever the snaplen", () => {
+    for (const [snaplen, limit] of [
+      [0, 262_144],
+      [64, 262_144],
+      [300_000, 300_000],
+      [0x7fffffff, 16 * 1024 * 1024],
+      [0x80000000, 16 * 1024 * 1024],
+      [0xffffffff, 16 * 1024 * 1024],
+    ]) {
+      for (const size of [1 << 30, 65_536]) {
+        // Each length both as the first record and after a first packet (past the file header, read on its own).
+        const fits = readInChunks(pcap(true, 0xa1b2c3d4, snaplen, [[1, 0, limit]]), size);
+        expect([fits.packets.length, fits.error]).toEqual([1, undefined]);
+        const later = readInChunks(
+          pcap(true, 0xa1b2c3d4, snaplen, [
+            [1, 0, 10],
+            [2, 0, limit],
+          ]),
+          size,
+        );
+        expect([later.packets.length, later.error]).toEqual([2, undefined]);
+        for (const records of [
+          [[1, 0, limit + 1]],
+          [
+            [1, 0, 10],
+            [2, 0, limit + 1],
+          ],
+        ] as [number, number, number][][]) {
+          const after = records.length === 1 ? "" : " (after 1 packet)";
+          const at = records.length === 1 ? 24 : 50;
+          expect(readInChunks(pcap(true, 0xa1b2c3d4, snaplen, records), size).error).toMatchObject({
+            code: records.length === 1 ? "BAD_INPUT" : "DAMAGED_INPUT",
+            message: `damaged capture at byte ${at}${after}: captured length ${limit + 1} is beyond the snapshot length ${snaplen}`,
+          });
+        }
+      }
+    }
+  });
+
+  it("gives the same packets, damage offset and message in any chunk size, in both byte orders and resolutions", () => {
+    const records: [number, number, number][] = [];
+    for (let i = 0; i < 40; i++) records.push([1000 + i, i * 997, (i * 37) % 300]);
+    let offset = 24;
+    const expected = records.map(([sec, fraction, caplen], index) => {
+      const packet = [sec, fraction, caplen, caplen + 4, offset, index, caplen > 0 ? 0x45 : undefined];
+      offset += 16 + caplen;
+      return packet;
+    });
+    for (const [le, magic, limit] of [
+      [true, 0xa1b2c3d4, 1e6],
+      [false, 0xa1b2c3d4, 1e6],
+      [true, 0xa1b23c4d, 1e9],
+      [false, 0xa1b23c4d, 1e9],
+    ] as const) {
+      const clean = pcap(le, magic, 65535, records);
+      const at = 24 + records.slice(0, 25).reduce((n, [, , c]) => n + 16 + c, 0);
+      // A bad timestamp fraction, a captured length beyond the limit, the file cut inside a record header or its data.
+      const badFraction = clean.slice();
+      new DataView(badFraction.buffer).setUint32(at + 4, limit, le);
+      const badLength = clean.slice();
+      new DataView(badLength.buffer).setUint32(at + 8, 262_145, le);
+      const cut = clean.slice(0, at + 9);
+      const unit = 1e9 / limit;
+      for (const packet of expected) packet[1] = records[packet[5]!][1] * unit;
+      const cases = [
+        [clean, undefined],
+        [badFraction, `timestamp fraction ${limit} is not below ${limit} (not a packet record)`],
+        [badLength, "captured length 262145 is beyond the snapshot length 65535"],
+        [cut, "truncated packet record header: 16 bytes needed, the file ends after 9"],
+        [clean.slice(0, at + 26), "truncated packet record: 41 bytes needed, the file ends after 26"],
+      ] as const;
+      for (const [bytes, reason] of cases) {
+        for (const size of sizes) {
+          const read = readInChunks(bytes, size);
+          const kept = reason === undefined ? records.length : 25;
+          expect(read.packets).toEqual(expected.slice(0, kept));
+          expect([read.done, read.afterwards]).toEqual([true, null]);
+          if (reason === undefined) {
+            expect([read.error, read.damage]).toEqual([undefined, null]);
+          } else {
+            const message = `damaged capture at byte ${at} (after 25 packets): ${reason}`;
+            expect(read.error).toMatchObject({ code: "DAMAGED_INPUT", message, context: { offset: at } });
+            expect(read.damage).toEqual({ offset: at, message });
+          }
+        }
+      }
+    }
+  });
+
+  it("keeps captured lengths above the original length as they are", () => {
+    const bytes = pcap(true, 0xa1b2c3d4, 65535, [
+      [1, 0, 60],
+      [2, 0, 60],
+    ]);
+    new DataView(bytes.buffer).setUint32(24 + 12, 10, true);
+    const read = readInChunks(bytes, 50);
+    expect(read.packets.map(([, , caplen, len, offset]) => [caplen, len, offset])).toEqual([
+      [60, 10, 24],
+      [60, 64, 100],
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
   ciscoHdlc,
   concat,
   ethernet,
+  fragments,
   ipv4,
   ipv6,
   type Layer,
@@ -220,5 +221,55 @@ describe("reader records", () => {
     record.setBytes(buffer, 100, frame.length - 1);
     const cutShort = new PacketDecoder().decode(record);
     expect([cutShort.kind, cutShort.truncated]).toEqual([DecodeKind.Undecodable, true]);
+  });
+});
+
+describe("one decoder for a stream of packets", () => {
+  it("decodes each packet as a fresh decoder would, whatever packet came before (no field left over)", () => {
+    // Ethernet + IPv4 takes a shorter path than the other frames: it must still clear what they set, and the
+    // other way round.
+    const [firstFragment, laterFragment] = fragments(v4, tcp({ srcPort: 1, dstPort: 2, payload: 64 }), 48);
+    const arp: Layer = { type: 0x0806, bytes: new Uint8Array(28) };
+    const frames: [string, Uint8Array, number, number?][] = [
+      ["Ethernet IPv4 TCP", ethernet(ipv4(v4, syn)), LinkType.ETHERNET],
+      ["Ethernet IPv6 UDP", ethernet(ipv6(v6, dns)), LinkType.ETHERNET],
+      ["802.1Q IPv4", ethernet(ipv4(v4, dns), { vlans: [{ id: 10 }] }), LinkType.ETHERNET],
+      ["ARP", ethernet(arp), LinkType.ETHERNET],
+      ["first IPv4 fragment", ethernet(firstFragment), LinkType.ETHERNET],
+      ["later IPv4 fragment", ethernet(laterFragment), LinkType.ETHERNET],
+      ["IPv6 fragment", ethernet(fragments(v6, dns, 16)[1]), LinkType.ETHERNET],
+      ["Ethernet cut before its type", ethernet(ipv4(v4, syn)), LinkType.ETHERNET, 13],
+      ["IPv4 header cut", ethernet(ipv4(v4, syn)), LinkType.ETHERNET, 14 + 12],
+      ["TCP header cut", ethernet(ipv4(v4, syn)), LinkType.ETHERNET, 14 + 20 + 10],
+      ["IPv4 with another version", ethernet(ipv4({ ...v4, version: 6 }, syn)), LinkType.ETHERNET],
+      ["SLL IPv4", sll(ipv4(v4, syn)), LinkType.LINUX_SLL],
+    ];
+    const fields = (p: DecodedPacket) => ({
+      ...summary(p),
+      // Addresses are only valid once the IP header was read whole (see DecodedPacket.src).
+      ...(p.ipLength > 0 ? {} : { src: "", dst: "" }),
+      isFragment: p.isFragment,
+      fragmentId: p.fragmentId,
+      fragmentOffset: p.fragmentOffset,
+      moreFragments: p.moreFragments,
+    });
+    const alone = frames.map(([, frame, linkType, snaplen]) =>
+      fields(new PacketDecoder().decode(capturedPacket(frame, { linkType, snaplen }))),
+    );
+    expect(new Set(alone.map((f) => JSON.stringify(f))).size).toBe(frames.length);
+    const own = new PacketDecoder();
+    for (let before = 0; before < frames.length; before++) {
+      for (let after = 0; after < frames.length; after++) {
+        const [, frame, linkType, snaplen] = frames[before];
+        own.decode(capturedPacket(frame, { linkType, snaplen }));
+        const [name, next, nextLinkType, nextSnaplen] = frames[after];
+        const decoded = own.decode(capturedPacket(next, { linkType: nextLinkType, snaplen: nextSnaplen }));
+        expect({ name, after: frames[before][0], ...fields(decoded) }).toEqual({
+          name,
+          after: frames[before][0],
+          ...alone[after],
+        });
+      }
+    }
   });
 });
