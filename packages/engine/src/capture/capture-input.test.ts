@@ -1,9 +1,10 @@
-// CaptureInput: how long a chunk it returned stays untouched while the next one is read ahead.
+// CaptureInput: how long a chunk it returned stays untouched while the next one is read ahead, and a tapped buffer
+// while the tap (the hashing worker) still reads it.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CaptureInput } from "./capture-input.js";
+import { CaptureInput, type ChunkTap } from "./capture-input.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-input-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -38,5 +39,49 @@ describe("CaptureInput", () => {
     } finally {
       await input.close();
     }
+  });
+
+  it("reads into a tapped buffer only once the tap released it, and keeps returned chunks as long with a tap", async () => {
+    // A slow hashing worker: each buffer handed over is released 20 ms later, and must not change until then.
+    const handed: { buffer: Buffer; copy: Buffer }[] = [];
+    let overwritten = 0;
+    const waits = new Map<Buffer, Promise<void>>();
+    const tap: ChunkTap = {
+      allocate: (bytes) => Buffer.alloc(bytes),
+      take: (buffer, length) => {
+        const taken = { buffer, copy: Buffer.from(buffer.subarray(0, length)) };
+        handed.push(taken);
+        waits.set(
+          buffer,
+          new Promise((resolve) =>
+            setTimeout(() => {
+              if (!taken.copy.equals(buffer.subarray(0, taken.copy.length))) overwritten++;
+              resolve();
+            }, 20),
+          ),
+        );
+      },
+      released: (buffer) => waits.get(buffer) ?? Promise.resolve(),
+      declined: () => {
+        throw new Error("a plain file with read-ahead hands its bytes over");
+      },
+    };
+    const input = await CaptureInput.open(numbered(8), 64, { tap });
+    try {
+      const seen: Uint8Array[] = [];
+      for (let n = 0; n < 8; n++) {
+        const chunk = await input.read();
+        seen.push(chunk!);
+        expect([...new Set(chunk)]).toEqual([n]);
+        if (n > 0) expect([...new Set(seen[n - 1])]).toEqual([n - 1]);
+      }
+      expect(await input.read()).toBeNull();
+    } finally {
+      await input.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(handed.map(({ copy }) => copy[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(new Set(handed.map(({ buffer }) => buffer)).size).toBe(3);
+    expect(overwritten).toBe(0);
   });
 });
