@@ -1,6 +1,7 @@
 // Rows put in any order come out in sequence order, across arena chunks, and nothing stays buffered.
 import { describe, expect, it } from "vitest";
 import { OrderedRows } from "./ordered-rows.js";
+import { RowBuilder } from "./row-builder.js";
 
 function shuffled(count: number, seed: number): number[] {
   const order = Array.from({ length: count }, (_, i) => i);
@@ -122,5 +123,26 @@ describe("OrderedRows", () => {
       buffer.fill(63);
     }
     expect(received).toBe(Array.from({ length: count }, (_, seq) => text(seq)).join(""));
+  });
+
+  it("files rows from a RowBuilder whose buffer grows between rows of lengths it filed before", () => {
+    let received = "";
+    const rows = new OrderedRows((bytes, start, end) => {
+      received += String.fromCharCode(...bytes.subarray(start, end));
+    });
+    const row = new RowBuilder();
+    const text = (seq: number) =>
+      seq === 100 ? "y".repeat(9000) : `${seq}`.padEnd(20 + (seq % 7), "abcdefg"[seq % 7]);
+    const count = 200;
+    const first = row.bytes;
+    // Every row but the last waits (put in reverse), so each is filed through the cached views.
+    for (let seq = count - 1; seq >= 0; seq--) {
+      row.start();
+      row.text(text(seq));
+      row.end();
+      rows.put(seq, row.bytes, row.length);
+    }
+    expect(row.bytes).not.toBe(first);
+    expect(received).toBe(Array.from({ length: count }, (_, seq) => `${text(seq)}\n`).join(""));
   });
 });

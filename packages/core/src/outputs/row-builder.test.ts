@@ -106,6 +106,28 @@ describe("RowBuilder", () => {
     expect(format((r) => r.epoch(-3, 1000))).toBe("-2.999999");
   });
 
+  it("writes whole-microsecond fractions after whole parts of any size, like the BigInt reference", () => {
+    const fraction = (ns: bigint) => (ns === 0n ? "" : `.${ns.toString().padStart(9, "0").replace(/0+$/, "")}`);
+    const exact = (ns: bigint) => `${ns / 1_000_000_000n}${fraction(ns % 1_000_000_000n)}`;
+    const limit = BigInt(2 ** 53 - 1);
+    const durations = [
+      2n ** 31n,
+      2n ** 32n + 999_999_000n,
+      limit - (limit % 1000n),
+      limit - (limit % 1000n) - 1000n,
+      limit,
+    ];
+    for (const ns of durations) expect(format((r) => r.seconds(Number(ns)))).toBe(exact(ns));
+    for (const sec of [0, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 40]) {
+      for (const nsec of [0, 1000, 10_000, 999_999_000, 120_000_000]) {
+        expect(format((r) => r.epoch(sec, nsec))).toBe(exact(BigInt(sec) * 1_000_000_000n + BigInt(nsec)));
+        expect(format((r) => r.epoch(-sec - 1, nsec))).toBe(
+          nsec === 0 ? `-${sec + 1}` : `-${exact(BigInt(sec) * 1_000_000_000n + BigInt(1e9 - nsec))}`,
+        );
+      }
+    }
+  });
+
   it("writes epoch times of any sign without exponent", () => {
     expect(format((r) => r.epoch(1_700_000_000, 5))).toBe("1700000000.000000005");
     expect(format((r) => r.epoch(0, 0))).toBe("0");
