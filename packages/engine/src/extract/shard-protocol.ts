@@ -10,8 +10,9 @@ export interface WorkerSetup {
   returns: MessagePort;
   idleTimeoutNs: number;
   activeTimeoutNs: number;
-  /** Tests only: the worker throws at its n-th packet (0: never). */
+  /** Tests only: the worker throws at its n-th packet (0: never), or ends its thread there with `failByExit`. */
   failAfterPackets: number;
+  failByExit: boolean;
 }
 
 /**

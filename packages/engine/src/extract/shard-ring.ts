@@ -46,6 +46,12 @@ const C_STOP = 3;
 const C_WRITER_WAITS = 4;
 const C_READER_WAITS = 5;
 const WAKE_RECORDS = RING_RECORDS / 4;
+/**
+ * How long the writer waits for a worker that frees no record before giving up on it. A worker killed without
+ * running its error handler (out of memory) never sets C_FAILED, and its exit event cannot reach a thread blocked
+ * here; a live worker empties a quarter of the ring in milliseconds.
+ */
+export const STALL_LIMIT_MS = 30_000;
 
 /** The shared memory of one ring, as sent to its worker. */
 export interface RingMemory {
@@ -84,10 +90,14 @@ export class RingWriter extends RingViews {
   private published = 0;
   private readSeen = 0;
 
-  /** `failed` is called (and should throw) when the worker failed while the writer would wait for it. */
+  /**
+   * `failed` is called (and should throw) when the worker failed while the writer would wait for it, with `stalled`
+   * true when it freed no record for `stallLimitMs`.
+   */
   constructor(
     memory: RingMemory,
-    private readonly failed: () => void,
+    private readonly failed: (stalled: boolean) => void,
+    private readonly stallLimitMs = STALL_LIMIT_MS,
   ) {
     super(memory);
   }
@@ -125,13 +135,17 @@ export class RingWriter extends RingViews {
     Atomics.notify(this.control, C_WRITTEN);
   }
 
-  /** Sleeps until the worker has freed a quarter of the ring (or failed). */
+  /** Sleeps until the worker has freed a quarter of the ring (or failed, or stalled). */
   private waitForRoom(): void {
     this.publish(true);
+    let progress = Date.now();
     for (;;) {
-      this.readSeen = Atomics.load(this.control, C_READ);
+      const read = Atomics.load(this.control, C_READ);
+      if (read !== this.readSeen) progress = Date.now();
+      this.readSeen = read;
       if (((this.written - this.readSeen) | 0) <= RING_RECORDS - WAKE_RECORDS) return;
-      if (Atomics.load(this.control, C_FAILED) !== 0) this.failed();
+      if (Atomics.load(this.control, C_FAILED) !== 0) this.failed(false);
+      if (Date.now() - progress >= this.stallLimitMs) this.failed(true);
       Atomics.store(this.control, C_WRITER_WAITS, 1);
       // Read again after raising the flag: a release in between either sees the flag or is seen here.
       if (Atomics.load(this.control, C_READ) !== this.readSeen) continue;

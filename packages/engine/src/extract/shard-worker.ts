@@ -161,7 +161,10 @@ function run(setup: WorkerSetup): void {
       const kind = words[w + R_KIND];
       const type = kind >>> 24;
       if (type === RecordType.Packet) {
-        if (++packets === setup.failAfterPackets) throw new Error(`injected failure after ${packets} packets`);
+        if (++packets === setup.failAfterPackets) {
+          if (setup.failByExit) process.exit(1);
+          throw new Error(`injected failure after ${packets} packets`);
+        }
         const version = (kind >>> 8) & 255;
         const addressBytes = version === 4 ? 4 : 16;
         const at = 4 * w;

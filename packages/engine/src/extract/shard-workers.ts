@@ -9,9 +9,15 @@ import { createRingMemory, RingWriter } from "./shard-ring.js";
 export interface ShardWorkerOptions {
   idleTimeoutNs: number;
   activeTimeoutNs: number;
-  /** Tests only: worker `failWorker` throws at its `failAfterPackets`-th packet. */
+  /**
+   * Tests only: worker `failWorker` throws at its `failAfterPackets`-th packet, or with `failByExit` ends its thread
+   * there without reporting (as a worker killed for running out of memory would).
+   */
   failWorker?: number;
   failAfterPackets?: number;
+  failByExit?: boolean;
+  /** Tests only: how long the reading thread waits for a worker that frees no ring record (STALL_LIMIT_MS). */
+  stallLimitMs?: number;
 }
 
 /** The worker's script, and for the sources the options that let Node run TypeScript (ts-source-hooks.mjs). */
@@ -41,7 +47,7 @@ export class ShardWorkers {
     const script = workerScript();
     for (let i = 0; i < count; i++) {
       const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
-      this.rings.push(new RingWriter(memory, () => this.throwFailure(i)));
+      this.rings.push(new RingWriter(memory, (stalled) => this.throwFailure(i, stalled), options.stallLimitMs));
       const channel = new MessageChannel();
       this.returns.push(channel.port1);
       const setup: WorkerSetup = {
@@ -50,6 +56,7 @@ export class ShardWorkers {
         idleTimeoutNs: options.idleTimeoutNs,
         activeTimeoutNs: options.activeTimeoutNs,
         failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
+        failByExit: options.failByExit === true,
       };
       const worker = new Worker(script.url, {
         workerData: setup,
@@ -102,12 +109,13 @@ export class ShardWorkers {
   }
 
   /**
-   * Throws the first worker failure known, or when `worker` has flagged a failure in its ring whose message has not
-   * arrived yet (this thread was blocked), an error that `reported()` replaces with it.
+   * Throws the first worker failure known, or when `worker` has flagged a failure in its ring (or `stalled`: freed no
+   * record for the stall limit) whose message has not arrived yet (this thread was blocked), an error that
+   * `reported()` replaces with the worker's own failure when that arrives.
    */
-  throwFailure(worker?: number): void {
+  throwFailure(worker?: number, stalled = false): void {
     if (this.failure !== null) throw this.failure;
-    if (worker !== undefined) throw new WorkerFlagged(worker);
+    if (worker !== undefined) throw new WorkerFlagged(worker, stalled);
   }
 
   /** The error to report for `error`: the worker's own failure once its message has come, when it flagged one. */
@@ -157,8 +165,11 @@ export class ShardWorkers {
 
 /** A worker set its ring's failure flag while this thread waited for room in it. */
 class WorkerFlagged extends Error {
-  constructor(readonly worker: number) {
-    super(`session worker ${worker + 1} failed`);
+  constructor(
+    readonly worker: number,
+    stalled: boolean,
+  ) {
+    super(`session worker ${worker + 1} failed${stalled ? ": it took no packet for too long" : ""}`);
   }
 }
 

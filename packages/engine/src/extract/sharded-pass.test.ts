@@ -191,6 +191,19 @@ describe("extract --threads N", () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it("fails the run, without hanging, when a worker ends without a word while this thread waits for room", async () => {
+    const options = { idleTimeout: 120, activeTimeout: 1800, length: "ip" } as const;
+    const dir = scratch();
+    const csv = path.join(dir, "features.csv");
+    const frame = v4udp("10.0.0.1", "10.0.0.2", 1, 53);
+    const many = writeCapture(Array.from({ length: 40_000 }, (_, i) => at(i * 1e-4, withSourcePort(frame, i))));
+    const testing = { failWorker: 0, failAfterPackets: 10, failByExit: true, stallLimitMs: 300 };
+    await expect(runShardedPass(many, csv, options, 2, {}, testing)).rejects.toThrow(
+      /session worker 1 failed: it stopped before the end of the capture/,
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it("stops on abort, leaving no output", async () => {
     const file = writeCapture(interleaved());
     const dir = scratch();

@@ -56,7 +56,9 @@ export async function runShardedPass(
   flowOptions: FlowOptions,
   threads: number,
   run: ReadProgress,
-  testing: Pick<ShardWorkerOptions, "failWorker" | "failAfterPackets"> & { tickAdds?: number } = {},
+  testing: Pick<ShardWorkerOptions, "failWorker" | "failAfterPackets" | "failByExit" | "stallLimitMs"> & {
+    tickAdds?: number;
+  } = {},
 ): Promise<SessionPassSummary> {
   const options = checkedFlowOptions(flowOptions);
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
@@ -79,6 +81,8 @@ export async function runShardedPass(
         activeTimeoutNs: options.activeTimeout * NS,
         failWorker: testing.failWorker,
         failAfterPackets: testing.failAfterPackets,
+        failByExit: testing.failByExit,
+        stallLimitMs: testing.stallLimitMs,
       },
       (worker, batch) => merge.add(worker, batch),
     );
