@@ -15,6 +15,7 @@ import {
 import type { RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { FileDigest } from "./file-digest.js";
+import { checkedFlowOptions } from "./flow-options.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
 
@@ -70,7 +71,7 @@ export async function runSessionPass<S>(
   options: SessionPassOptions,
   run: Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void },
 ): Promise<SessionPassSummary> {
-  const flow = checkedOptions(options);
+  const flow = checkedFlowOptions(options);
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
   // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
   const owned = typeof csvTarget === "string";
@@ -136,25 +137,4 @@ export async function runSessionPass<S>(
     if (owned) await csv.discard();
     throw error;
   }
-}
-
-/** The options with their defaults, or BAD_OPTION naming the one that is wrong. */
-function checkedOptions(options: FlowOptions): Required<FlowOptions> {
-  const idleTimeout = options.idleTimeout ?? 120;
-  const activeTimeout = options.activeTimeout ?? 1800;
-  const length = options.length ?? "ip";
-  for (const [name, value] of [
-    ["idle timeout", idleTimeout],
-    ["active timeout", activeTimeout],
-  ] as const) {
-    if (!Number.isFinite(value) || value <= 0) {
-      throw new TracemillError("BAD_OPTION", `the ${name} must be a positive number of seconds (got ${value})`, {
-        [name]: value,
-      });
-    }
-  }
-  if (length !== "ip" && length !== "frame") {
-    throw new TracemillError("BAD_OPTION", `--length must be "ip" or "frame" (got ${String(length)})`, { length });
-  }
-  return { idleTimeout, activeTimeout, length };
 }

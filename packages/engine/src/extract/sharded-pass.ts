@@ -15,13 +15,13 @@ import {
 } from "@tracemill/core";
 import { TRACEMILL_VERSION } from "../version.js";
 import { FileDigest } from "./file-digest.js";
+import { checkedFlowOptions } from "./flow-options.js";
 import type { FlowOptions } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
 import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
 import { RowMerge } from "./row-merge.js";
 import type { SessionPassSummary } from "./session-pass.js";
 import { addSessions, emptyResult } from "./shard-counts.js";
-import { checkedFlowOptions } from "./shard-options.js";
 import {
   F_ADD,
   F_INDEX,
