@@ -136,6 +136,14 @@ describe("RowBuilder", () => {
     expect(format((r) => r.epoch(-3, 999_999_999))).toBe("-2.000000001");
   });
 
+  it("fails on a NaN or infinite integer, duration or epoch instead of looping forever", () => {
+    for (const value of [Number.NaN, Infinity]) {
+      expect(() => format((r) => r.int(value))).toThrow(/must be finite/);
+      expect(() => format((r) => r.seconds(value))).toThrow(/must be finite/);
+      expect(() => format((r) => r.epoch(value, 0))).toThrow(/must be finite/);
+    }
+  });
+
   it("writes reals with 6 decimals, trailing zeros dropped, never as NaN, Infinity or an exponent", () => {
     const values = [0, 1, 0.5, 1 / 3, 2 / 3, 1e-7, 5e-7, 123456.0000004, 1e15 / 3, 1e25, Number.NaN, Infinity, -1];
     expect(

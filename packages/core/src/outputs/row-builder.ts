@@ -211,6 +211,8 @@ export class RowBuilder {
       }
       return;
     }
+    // NaN and infinities never come from the extractors; one here would loop below forever, so it fails loudly.
+    if (!Number.isFinite(value)) throw new RangeError(`a CSV number must be finite (got ${value})`);
     // Above 2^31, `%` and division of a multiple of 10 are exact on doubles where `n / 10` alone is not.
     const first = this.length;
     let at = first;
