@@ -15,8 +15,10 @@ export const R_SRC = 0; // bytes 0–15: source address (4 bytes for IPv4)
 export const R_DST = 4; // bytes 16–31: destination address
 export const R_PORTS = 8; // source port << 16 | destination port
 export const R_KIND = 9; // protocol | IP version << 8 | TCP flags << 16 | record type << 24
+// The two lengths are unsigned 32-bit (read with >>> 0): a frame's original length is a 32-bit field of the file, so
+// a length can reach 4 GiB, and IPv6 extension headers can make the headers longer than 16 bits.
 export const R_LENGTH = 10; // bytes the packet counts for
-export const R_HEADERS = 11; // IP header length | transport header length << 16
+export const R_HEADERS = 11; // header bytes the packet counts for (IP + transport: all the flow table uses of them)
 /** Double offsets inside a record (Float64Array index = record word offset / 2 + these). */
 export const F_TIME = 6; // ns since the capture's time base, after the global out-of-order clamp
 export const F_INDEX = 7; // the packet's position in the capture

@@ -179,12 +179,12 @@ function run(setup: WorkerSetup): void {
         decoded.kind = decoded.protocol === 6 ? DecodeKind.Tcp : DecodeKind.Udp;
         decoded.ipVersion = version as 4 | 6;
         decoded.tcpFlags = (kind >>> 16) & 255;
-        const headers = words[w + R_HEADERS];
-        decoded.ipHeaderLength = headers & 0xffff;
-        decoded.transportHeaderLength = headers >>> 16;
+        // The table counts IP + transport header bytes as one sum: it comes whole, as the IP header's share.
+        decoded.ipHeaderLength = words[w + R_HEADERS] >>> 0;
+        decoded.transportHeaderLength = 0;
         currentAdd = numbers[f + F_ADD];
         // Time base + the clamped time in ns: the table computes exactly the time the reading thread did.
-        table.add(decoded, base[0], numbers[f + F_TIME], words[w + R_LENGTH], numbers[f + F_INDEX]);
+        table.add(decoded, base[0], numbers[f + F_TIME], words[w + R_LENGTH] >>> 0, numbers[f + F_INDEX]);
       } else {
         if (type === RecordType.End) {
           endLimit = numbers[f + F_TIME] - table.idleTimeoutNs;

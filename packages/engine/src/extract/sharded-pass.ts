@@ -122,7 +122,7 @@ export async function runShardedPass(
       words[w + R_PORTS] = (decoded.srcPort << 16) | decoded.dstPort;
       words[w + R_KIND] = decoded.protocol | (decoded.ipVersion << 8) | (decoded.tcpFlags << 16);
       words[w + R_LENGTH] = length;
-      words[w + R_HEADERS] = decoded.ipHeaderLength | (decoded.transportHeaderLength << 16);
+      words[w + R_HEADERS] = decoded.ipHeaderLength + decoded.transportHeaderLength;
       const f = w / 2;
       const numbers = ring.numbers;
       numbers[f + F_TIME] = time;

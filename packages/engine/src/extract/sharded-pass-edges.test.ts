@@ -1,0 +1,133 @@
+// `extract --threads N` against the single pass on inputs at the edges of the ring records and of the run: lengths
+// of 2^31 bytes and more, IP headers over 16 bits, empty captures, captures without a session, workers without a
+// session, gzip and pcapng input, a tick at every addition.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { type CapturedPacket, TcpFlag } from "@tracemill/core";
+import { describe, expect, it } from "vitest";
+import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
+import { type ExtractOptions, extractFeatures } from "./extract-features.js";
+import { runShardedPass } from "./sharded-pass.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const BASE = 1_700_000_000;
+const { SYN, ACK, FIN } = TcpFlag;
+
+function scratch(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-threads-edges-"));
+}
+
+async function outputs(input: string, threads: number, options: ExtractOptions = {}) {
+  const outDir = scratch();
+  try {
+    await extractFeatures(input, { ...options, outDir, threads });
+    return {
+      csv: fs.readFileSync(path.join(outDir, "features.csv"), "utf8"),
+      summary: fs.readFileSync(path.join(outDir, "summary.json"), "utf8"),
+    };
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The single-thread CSV and summary, after checking that every count in `counts` writes the same. */
+async function expectSame(input: string, options: ExtractOptions = {}, counts = [2]) {
+  const single = await outputs(input, 1, options);
+  for (const threads of counts) {
+    const sharded = await outputs(input, threads, options);
+    expect(sharded.summary).toBe(single.summary);
+    expect(sharded.csv).toBe(single.csv);
+  }
+  return { csv: single.csv, summary: JSON.parse(single.summary) };
+}
+
+function at(seconds: number, frame: Uint8Array, originalLength = frame.length): CapturedPacket {
+  const ns = Math.round(seconds * 1e9);
+  const packet = capturedPacket(frame, { linkType: 1, tsSec: BASE + Math.floor(ns / 1e9), tsNsec: ns % 1e9 });
+  return { ...packet, originalLength };
+}
+
+function write(name: string, bytes: Uint8Array): string {
+  const file = path.join(scratch(), name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+const v4udp = (src: string, dst: string, srcPort: number, dstPort: number, payload = 10) =>
+  ethernet(ipv4({ src, dst }, udp({ srcPort, dstPort, payload })));
+
+describe("extract --threads N at the edges", () => {
+  it("counts frame lengths of 2^31 bytes and more as the single pass does", async () => {
+    // Original lengths are 32-bit fields of the file: a damaged or crafted record can claim up to 4 GiB.
+    const packets = [0, 1, 2, 3].map((i) =>
+      at(i * 0.1, v4udp("10.0.0.1", "10.0.0.2", 1000 + (i & 1), 53), [60, 2 ** 31, 2 ** 31 + 7, 2 ** 32 - 1][i]),
+    );
+    const { csv } = await expectSame(write("long.pcap", pcapFile(packets, { nanosecond: true })), { length: "frame" });
+    expect(csv).toContain(String(2 ** 31 + 7));
+  });
+
+  it("counts an IPv6 jumbogram of 3 GB on the wire and IP headers over 16 bits as the single pass does", async () => {
+    // A payload length of 0 takes the length from the wire; 32 destination-option headers of 2 KiB make an IP
+    // header of 65 576 bytes, more than 16 bits.
+    const jumbo = ethernet(
+      ipv6({ src: "2001:db8::1", dst: "2001:db8::2", payloadLength: 0 }, udp({ srcPort: 1, dstPort: 2, payload: 8 })),
+    );
+    const extensionHeaders = Array.from({ length: 32 }, () => ({ type: 60, length: 2048 }));
+    const deep = ethernet(
+      ipv6(
+        { src: "2001:db8::3", dst: "2001:db8::4", payloadLength: 0, extensionHeaders },
+        tcp({ srcPort: 3, dstPort: 4, flags: SYN }),
+      ),
+    );
+    const packets = [at(0, jumbo, 3_000_000_000), at(0.5, deep), at(1, jumbo, 3_000_000_000)];
+    const { csv } = await expectSame(write("jumbo.pcap", pcapFile(packets, { nanosecond: true })));
+    expect(csv).toContain(String(2 * (3_000_000_000 - 14)));
+    expect(csv).toContain(String(40 + 32 * 2048 + 20));
+  });
+
+  it("writes the single-thread output for an empty capture and for one with no TCP or UDP packet", async () => {
+    const empty = await expectSame(write("empty.pcap", pcapFile([])), {}, [2, 3]);
+    expect(empty.summary.packets.read).toBe(0);
+    const icmp = ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, { type: 1, bytes: new Uint8Array(8) }));
+    const none = await expectSame(write("icmp.pcap", pcapFile([at(0, icmp), at(1, icmp)])), {}, [3]);
+    expect(none.summary.packets.ignored["non-TCP/UDP"]).toBe(2);
+    expect(none.summary.sessions.total).toBe(0);
+  });
+
+  it("writes the single-thread output when most workers never get a session", async () => {
+    const packets = [
+      at(0, ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, tcp({ srcPort: 5, dstPort: 80, flags: SYN })))),
+      at(1, ethernet(ipv4({ src: "10.0.0.2", dst: "10.0.0.1" }, tcp({ srcPort: 80, dstPort: 5, flags: FIN | ACK })))),
+      at(200, v4udp("10.0.0.1", "10.0.0.2", 5, 80)),
+    ];
+    const { summary } = await expectSame(write("one.pcap", pcapFile(packets, { nanosecond: true })), {}, [4]);
+    expect(summary.sessions.total).toBe(2);
+    expect(summary.sessions.byEndReason.idle).toBe(1);
+  });
+
+  it("reads gzip and pcapng input as the single pass does", async () => {
+    const pcap = fs.readFileSync(path.join(repo, "test/fixtures/features/captures/wikipedia-browse.pcap"));
+    await expectSame(write("browse.pcap.gz", gzipSync(pcap)));
+    await expectSame(path.join(repo, "test/fixtures/capture/dvwa-web-attacks.pcapng"));
+  });
+
+  it("writes the single-thread order with a tick at every addition", async () => {
+    const packets: CapturedPacket[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const host = `10.1.${(i >> 8) & 255}.${i & 255}`;
+      packets.push(at(i * 0.05, v4udp(host, "10.9.9.9", 1024 + (i % 7), 53)));
+      if (i % 5 === 0) packets.push(at(i * 0.05, v4udp("10.2.2.2", "10.9.9.9", 7, 53)));
+    }
+    const file = write("ticks.pcap", pcapFile(packets, { nanosecond: true }));
+    const options = { idleTimeout: 3, activeTimeout: 10, length: "ip" } as const;
+    const single = await outputs(file, 1, options);
+    const dir = scratch();
+    const csv = path.join(dir, "features.csv");
+    const summary = await runShardedPass(file, csv, options, 3, {}, { tickAdds: 1 });
+    expect(fs.readFileSync(csv, "utf8")).toBe(single.csv);
+    expect(summary.csv.rows).toBe(single.csv.split("\n").length - 2);
+  });
+});
