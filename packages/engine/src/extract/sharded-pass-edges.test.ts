@@ -131,3 +131,58 @@ describe("extract --threads N at the edges", () => {
     expect(summary.csv.rows).toBe(single.csv.split("\n").length - 2);
   });
 });
+
+/** Threads of this process (session and hashing workers included). */
+const threadCount = () => fs.readdirSync("/proc/self/task").length;
+
+/** Waits for the process's threads to be back to `count` at most (workers end a moment after terminate). */
+async function threadsBackTo(count: number): Promise<number> {
+  for (let i = 0; i < 40 && threadCount() > count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return threadCount();
+}
+
+describe("extract --threads N when the run fails", () => {
+  it("leaves no worker thread and no file after a cancellation mid-run, bad input, or a CSV it cannot create", async () => {
+    // More than one 4 MiB input chunk: the cancellation comes at the end of the first one, workers running.
+    const frame = v4udp("10.0.0.1", "10.0.0.2", 1, 53, 100);
+    const big = write(
+      "big.pcap",
+      pcapFile(
+        Array.from({ length: 40_000 }, (_, i) => at(i * 1e-3, frame)),
+        { nanosecond: true },
+      ),
+    );
+    const dir = scratch();
+    // A first single-thread run starts the I/O threads the process keeps anyway.
+    await extractFeatures(big, { outDir: dir });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const baseline = threadCount();
+
+    const controller = new AbortController();
+    let chunks = 0;
+    const run = extractFeatures(big, {
+      outDir: dir,
+      threads: 3,
+      signal: controller.signal,
+      onProgress: () => {
+        chunks++;
+        controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: "CANCELLED" });
+    expect(chunks).toBe(1);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);
+
+    const bad = path.join(repo, "test/fixtures/capture/bad_pcap-invalid-version-1.pcap");
+    await expect(extractFeatures(bad, { outDir: dir, threads: 2 })).rejects.toMatchObject({ code: "BAD_INPUT" });
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);
+
+    const csvPath = path.join(dir, "missing", "features.csv");
+    await expect(extractFeatures(big, { outDir: dir, csvPath, threads: 2 })).rejects.toThrow(/cannot be created/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);
+  });
+});
