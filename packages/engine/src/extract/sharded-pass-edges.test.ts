@@ -108,6 +108,20 @@ describe("extract --threads N at the edges", () => {
     expect(summary.sessions.byEndReason.idle).toBe(1);
   });
 
+  it("ends sessions idle or at the end of the capture by the capture's last time, to the nanosecond", async () => {
+    // Idle timeout 5 s; the last packet, at 5 s + 1 ns, belongs to another session: the sessions of time 0 were idle
+    // for longer than the timeout at the end (idle), those of 1 ns exactly for the timeout (end-of-capture). On 3
+    // workers most of them sit on a worker that never sees that last packet.
+    const packets: CapturedPacket[] = [];
+    for (let i = 0; i < 20; i++) packets.push(at(0, v4udp(`10.5.0.${i}`, "10.9.0.1", 1000, 53)));
+    for (let i = 0; i < 20; i++) packets.push(at(1e-9, v4udp(`10.6.0.${i}`, "10.9.0.1", 1000, 53)));
+    packets.push(at(5.000000001, v4udp("10.7.0.1", "10.9.0.1", 1, 53)));
+    const file = write("edge.pcap", pcapFile(packets, { nanosecond: true }));
+    const { summary } = await expectSame(file, { idleTimeout: 5 }, [3]);
+    expect(summary.sessions.byEndReason.idle).toBe(20);
+    expect(summary.sessions.byEndReason["end-of-capture"]).toBe(21);
+  });
+
   it("reads gzip and pcapng input as the single pass does", async () => {
     const pcap = fs.readFileSync(path.join(repo, "test/fixtures/features/captures/wikipedia-browse.pcap"));
     await expectSame(write("browse.pcap.gz", gzipSync(pcap)));
