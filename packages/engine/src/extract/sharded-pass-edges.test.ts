@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { type CapturedPacket, TcpFlag } from "@tracemill/core";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
 import { type ExtractOptions, extractFeatures } from "./extract-features.js";
 import { runShardedPass } from "./sharded-pass.js";
@@ -16,8 +16,15 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const BASE = 1_700_000_000;
 const { SYN, ACK, FIN } = TcpFlag;
 
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function scratch(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-threads-edges-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-threads-edges-"));
+  scratchDirs.push(dir);
+  return dir;
 }
 
 async function outputs(input: string, threads: number, options: ExtractOptions = {}) {
