@@ -6,7 +6,7 @@ import {
   type CaptureFormat,
   type DecodedPacket,
   DecodeKind,
-  EndReason,
+  type EndReason,
   FeatureSet,
   type FlowPacket,
   FlowTable,
@@ -15,6 +15,7 @@ import {
   PacketDecoder,
   type Session,
 } from "@tracemill/core";
+import { emptyResult } from "./flow-counts.js";
 import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
 
 export interface FlowOptions {
@@ -185,37 +186,4 @@ export async function runFlowPipeline<S = undefined>(
   const stats: FragmentTrackerStats = tracker.stats;
   result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };
   return result;
-}
-
-function emptyResult(): FlowResult {
-  return {
-    format: "pcap",
-    fileBytes: 0,
-    complete: true,
-    damage: null,
-    packets: {
-      read: 0,
-      decoded: 0,
-      ignored: {
-        "non-IP": 0,
-        "non-TCP/UDP": 0,
-        truncated: 0,
-        malformed: 0,
-        "fragment without its first fragment": 0,
-      },
-      outOfOrder: 0,
-    },
-    fragments: { attributed: 0, resolvedLater: 0 },
-    sessions: {
-      total: 0,
-      byProtocol: { tcp: 0, udp: 0 },
-      byEndReason: {
-        [EndReason.Fin]: 0,
-        [EndReason.Rst]: 0,
-        [EndReason.Idle]: 0,
-        [EndReason.Active]: 0,
-        [EndReason.EndOfCapture]: 0,
-      },
-    },
-  };
 }

@@ -11,6 +11,7 @@ import {
   RowBuilder,
   type Session,
 } from "@tracemill/core";
+import { emptyResult } from "./flow-counts.js";
 import type { RowBatch, ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-protocol.js";
 import {
   F_ADD,
@@ -78,20 +79,7 @@ function run(setup: WorkerSetup): void {
   const features = new FeatureSet();
   const row = new RowBuilder();
   const outbox = new RowOutbox(setup.returns);
-  const done: ShardDone = {
-    done: true,
-    sessions: {
-      total: 0,
-      byProtocol: { tcp: 0, udp: 0 },
-      byEndReason: {
-        [EndReason.Fin]: 0,
-        [EndReason.Rst]: 0,
-        [EndReason.Idle]: 0,
-        [EndReason.Active]: 0,
-        [EndReason.EndOfCapture]: 0,
-      },
-    },
-  };
+  const done: ShardDone = { done: true, sessions: emptyResult().sessions };
   const byEndReason = done.sessions.byEndReason;
   // The merge key (global addition number) of every session from the oldest unwritten row on, by seq.
   let starts = new Float64Array(1024);

@@ -10,7 +10,7 @@ import { type CapturedPacket, TcpFlag } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
 import { type ExtractOptions, extractFeatures } from "./extract-features.js";
-import { runShardedPass } from "./sharded-pass.js";
+import { runShardedPass, shardOf } from "./sharded-pass.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const BASE = 1_700_000_000;
@@ -205,5 +205,24 @@ describe("extract --threads N when the run fails", () => {
     await expect(extractFeatures(big, { outDir: dir, csvPath, threads: 2 })).rejects.toThrow(/cannot be created/);
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);
+  });
+});
+
+describe("shardOf", () => {
+  const ip = (...octets: number[]) => Uint8Array.from(octets);
+
+  it("gives both directions of a connection the same worker", () => {
+    for (let i = 0; i < 500; i++) {
+      const a = ip(10, 5, i >> 8, i & 255);
+      const b = ip(192, 168, 1, i & 255);
+      expect(shardOf(a, b, true, 1000 + i, 80, 7)).toBe(shardOf(b, a, true, 80, 1000 + i, 7));
+    }
+  });
+
+  it("spreads hosts that count up with their ports over every worker", () => {
+    const counts = [0, 0, 0, 0];
+    const server = ip(10, 0, 0, 1);
+    for (let i = 0; i < 1000; i++) counts[shardOf(ip(10, 5, i >> 8, i & 255), server, true, 1000 + i, 443, 4)]++;
+    for (const count of counts) expect(count).toBeGreaterThan(180);
   });
 });

@@ -15,13 +15,13 @@ import {
 } from "@tracemill/core";
 import { TRACEMILL_VERSION } from "../version.js";
 import { FileDigest } from "./file-digest.js";
+import { addSessions, emptyResult } from "./flow-counts.js";
 import { checkedFlowOptions } from "./flow-options.js";
 import type { FlowOptions } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
 import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
 import { RowMerge } from "./row-merge.js";
 import type { SessionPassSummary } from "./session-pass.js";
-import { addSessions, emptyResult } from "./shard-counts.js";
 import {
   F_ADD,
   F_INDEX,
@@ -240,10 +240,19 @@ function writeMark(ring: RingWriter, type: number, time: number, adds: number): 
 }
 
 /**
- * The worker of a packet's session: the same for both directions (the two endpoints' mixes are combined by xor),
- * spread evenly by a final multiplicative mix.
+ * The worker of a packet's session: the same for both directions (each endpoint's address and port are mixed
+ * together first, then the two mixes combined by xor), spread evenly by a final multiplicative mix. Mixing the
+ * port in by multiplication, not by xor with the address, keeps hosts that count up with their ports (10.5.0.i:1000+i)
+ * from landing on one worker.
  */
-function shardOf(src: Uint8Array, dst: Uint8Array, v4: boolean, sport: number, dport: number, n: number): number {
+export function shardOf(
+  src: Uint8Array,
+  dst: Uint8Array,
+  v4: boolean,
+  sport: number,
+  dport: number,
+  n: number,
+): number {
   let a = (src[0] << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
   let b = (dst[0] << 24) | (dst[1] << 16) | (dst[2] << 8) | dst[3];
   if (!v4) {
@@ -252,9 +261,15 @@ function shardOf(src: Uint8Array, dst: Uint8Array, v4: boolean, sport: number, d
       b = Math.imul(b ^ ((dst[i] << 24) | (dst[i + 1] << 16) | (dst[i + 2] << 8) | dst[i + 3]), 0x9e3779b1);
     }
   }
-  let h = Math.imul(a ^ sport, 0x85ebca6b) ^ Math.imul(b ^ dport, 0x85ebca6b);
+  let h = endpointMix(a, sport) ^ endpointMix(b, dport);
   h ^= h >>> 15;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 13;
   return (h >>> 0) % n;
+}
+
+function endpointMix(address: number, port: number): number {
+  let e = Math.imul((address + Math.imul(port, 0x27d4eb2f)) | 0, 0x85ebca6b);
+  e ^= e >>> 16;
+  return Math.imul(e, 0x9e3779b1);
 }

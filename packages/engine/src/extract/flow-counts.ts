@@ -1,15 +1,9 @@
-// The run counts of `extract --threads N`: the single pass's result shape (same keys in the same order, so the
-// summaries are byte-identical), filled by the reading thread and the sum of the workers' session counts.
+// The run counts of the features pass: an empty result (its key order is the summary's, so the single pass and
+// `extract --threads N` write byte-identical summaries), and the sum of session counts from several workers.
 import { EndReason } from "@tracemill/core";
 import type { FlowResult } from "./flow-pipeline.js";
 
-export function addSessions(into: FlowResult["sessions"], from: FlowResult["sessions"]): void {
-  into.total += from.total;
-  into.byProtocol.tcp += from.byProtocol.tcp;
-  into.byProtocol.udp += from.byProtocol.udp;
-  for (const reason of Object.values(EndReason)) into.byEndReason[reason] += from.byEndReason[reason];
-}
-
+/** A result with every count at 0 (the key order is the summary's). */
 export function emptyResult(): FlowResult {
   return {
     format: "pcap",
@@ -41,4 +35,11 @@ export function emptyResult(): FlowResult {
       },
     },
   };
+}
+
+export function addSessions(into: FlowResult["sessions"], from: FlowResult["sessions"]): void {
+  into.total += from.total;
+  into.byProtocol.tcp += from.byProtocol.tcp;
+  into.byProtocol.udp += from.byProtocol.udp;
+  for (const reason of Object.values(EndReason)) into.byEndReason[reason] += from.byEndReason[reason];
 }
