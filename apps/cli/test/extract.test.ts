@@ -44,7 +44,7 @@ describe("tracemill extract", () => {
     expect(runCli(["extract", capture, "--idle-timeout", "0"]).status).toBe(2);
   });
 
-  it("writes the same CSV and summary with --threads 2, and rejects a thread count outside 1-64", () => {
+  it("writes the same CSV and summary with --threads 2, and rejects a thread count outside 1-64 as a usage error", () => {
     const dir = scratch();
     const one = path.join(dir, "one", "features.csv");
     const two = path.join(dir, "two", "features.csv");
@@ -55,9 +55,11 @@ describe("tracemill extract", () => {
     expect(fs.readFileSync(two).equals(fs.readFileSync(one))).toBe(true);
     const summary = (csv: string) => fs.readFileSync(csv.replace(/\.csv$/, ".summary.json"), "utf8");
     expect(summary(two)).toBe(summary(one));
-    const result = runCli(["extract", capture, "--threads", "0"]);
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toMatch(/--threads must be an integer from 1 to 64 \(got 0\)/);
+    for (const bad of ["0", "65", "1.5", "", "two"]) {
+      const result = runCli(["extract", capture, "--threads", bad]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`a whole number from 1 to 64 expected, got "${bad}"`);
+    }
   });
 
   it("exits 1 with a one-line message for a missing file", () => {

@@ -7,12 +7,18 @@ import { TracemillError } from "@tracemill/core/errors";
 import type { ExtractSummary } from "@tracemill/engine/extract";
 import type { SingleBar } from "cli-progress";
 import { Command } from "commander";
-import { addSessionOptions, type SessionCommandOptions, sessionOptions, withExtension } from "./capability-output.js";
+import {
+  addSessionOptions,
+  numberOption,
+  type SessionCommandOptions,
+  sessionOptions,
+  withExtension,
+} from "./capability-output.js";
 
 interface ExtractCommandOptions extends SessionCommandOptions {
   output?: string;
   summary?: string;
-  threads?: string;
+  threads?: number;
 }
 
 export function extractCommand(): Command {
@@ -21,7 +27,11 @@ export function extractCommand(): Command {
     .argument("<capture>", "capture file (pcap, pcapng, ERF; gzip-compressed too)")
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)")
     .option("--summary <file>", "run summary (JSON) file")
-    .option("--threads <n>", "session worker threads, 1-64 (default 1); the output is the same for every count");
+    .option(
+      "--threads <n>",
+      "session worker threads, 1-64 (default 1); the output is the same for every count",
+      numberOption("a whole number from 1 to 64", (v) => Number.isInteger(v) && v >= 1 && v <= 64),
+    );
   return addSessionOptions(command).action(async (capture: string, options: ExtractCommandOptions) => {
     const toStdout = options.output === undefined;
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
@@ -33,7 +43,7 @@ export function extractCommand(): Command {
       const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(capture, {
         ...sessionOptions(options),
-        threads: options.threads === undefined ? undefined : Number(options.threads),
+        threads: options.threads,
         outDir: path.dirname(csvPath),
         csvPath,
         summaryPath: path.resolve(summaryPath),
