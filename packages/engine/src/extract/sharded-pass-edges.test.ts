@@ -82,7 +82,7 @@ describe("extract --threads N at the edges", () => {
     const jumbo = ethernet(
       ipv6({ src: "2001:db8::1", dst: "2001:db8::2", payloadLength: 0 }, udp({ srcPort: 1, dstPort: 2, payload: 8 })),
     );
-    const extensionHeaders = Array.from({ length: 32 }, () => ({ type: 60, length: 2048 }));
+    const extensionHeaders = Array.from({ length: 32 }, () => ({ type: 60 as const, length: 2048 }));
     const deep = ethernet(
       ipv6(
         { src: "2001:db8::3", dst: "2001:db8::4", payloadLength: 0, extensionHeaders },
