@@ -45,53 +45,72 @@ export class ShardWorkers {
   /** `onRows(worker, batch)` gets every row batch in the order each worker sent them. */
   constructor(count: number, options: ShardWorkerOptions, onRows: (worker: number, batch: RowBatch) => void) {
     const script = workerScript();
-    for (let i = 0; i < count; i++) {
-      const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
-      this.rings.push(new RingWriter(memory, (stalled) => this.throwFailure(i, stalled), options.stallLimitMs));
-      const channel = new MessageChannel();
-      this.returns.push(channel.port1);
-      const setup: WorkerSetup = {
-        ring: memory,
-        returns: channel.port2,
-        idleTimeoutNs: options.idleTimeoutNs,
-        activeTimeoutNs: options.activeTimeoutNs,
-        failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
-        failByExit: options.failByExit === true,
-      };
-      const worker = new Worker(script.url, {
-        workerData: setup,
-        transferList: [channel.port2],
-        execArgv: script.execArgv,
-      });
-      this.workers.push(worker);
-      let started: () => void = () => {};
-      this.started.push(
-        new Promise<void>((resolve) => {
-          started = resolve;
-        }),
-      );
-      this.finished.push(
-        new Promise<ShardDone>((resolve, reject) => {
-          let settled = false;
-          const failed = (message: string, code?: string) => {
-            if (settled) return;
-            settled = true;
-            reject(this.fail(workerError(i, message, code)));
-          };
-          worker.on("message", (message: ShardMessage) => {
-            if ("bytes" in message) onRows(i, message);
-            else if ("ready" in message) started();
-            else if ("done" in message) {
-              settled = true;
-              resolve(message);
-            } else failed(message.error, message.code);
-          });
-          worker.once("error", (error) => failed(error.message));
-          worker.once("exit", () => failed("it stopped before the end of the capture"));
-        }),
-      );
-      this.finished[i].catch(() => {});
+    try {
+      for (let i = 0; i < count; i++) this.start(i, script, options, onRows);
+    } catch (error) {
+      // A worker that could not be created: those already started must not keep the process alive.
+      for (const worker of this.workers) void worker.terminate();
+      throw error;
     }
+  }
+
+  private start(
+    i: number,
+    script: { url: URL; execArgv?: string[] },
+    options: ShardWorkerOptions,
+    onRows: (worker: number, batch: RowBatch) => void,
+  ): void {
+    const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
+    this.rings.push(new RingWriter(memory, (stalled) => this.throwFailure(i, stalled), options.stallLimitMs));
+    const channel = new MessageChannel();
+    this.returns.push(channel.port1);
+    const setup: WorkerSetup = {
+      ring: memory,
+      returns: channel.port2,
+      idleTimeoutNs: options.idleTimeoutNs,
+      activeTimeoutNs: options.activeTimeoutNs,
+      failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
+      failByExit: options.failByExit === true,
+    };
+    const worker = new Worker(script.url, {
+      workerData: setup,
+      transferList: [channel.port2],
+      execArgv: script.execArgv,
+    });
+    this.workers.push(worker);
+    let started: () => void = () => {};
+    this.started.push(
+      new Promise<void>((resolve) => {
+        started = resolve;
+      }),
+    );
+    this.finished.push(
+      new Promise<ShardDone>((resolve, reject) => {
+        let settled = false;
+        const failed = (message: string, code?: string) => {
+          if (settled) return;
+          settled = true;
+          reject(this.fail(workerError(i, message, code)));
+        };
+        worker.on("message", (message: ShardMessage) => {
+          if ("bytes" in message) {
+            // A broken merge invariant fails the run; thrown from this handler it would end the process.
+            try {
+              onRows(i, message);
+            } catch (error) {
+              failed(error instanceof Error ? error.message : String(error));
+            }
+          } else if ("ready" in message) started();
+          else if ("done" in message) {
+            settled = true;
+            resolve(message);
+          } else failed(message.error, message.code);
+        });
+        worker.once("error", (error) => failed(error.message));
+        worker.once("exit", () => failed("it stopped before the end of the capture"));
+      }),
+    );
+    this.finished[i].catch(() => {});
   }
 
   /** Gives a consumed batch's buffers back to its worker. */
