@@ -1,5 +1,5 @@
 // The CSV's feature columns: which extractors run, in which order. The one place that decides the column order.
-import type { FlowPacket } from "../flow/flow-packet.js";
+import { createFlowPacket, type FlowPacket } from "../flow/flow-packet.js";
 import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 import type { Extractor, ExtractorPacket } from "./extractor.js";
@@ -61,19 +61,10 @@ export class FeatureSet {
   /** Set by start(): the next stateFor() is for the same packet, the session's first (the flow table's hook order). */
   private starting = false;
   /**
-   * A session's first packet as the replay rebuilds it. It has the flow table's FlowPacket fields in the same order,
-   * so that update() keeps seeing one object shape; decoded, index and slot are not rebuilt (no extractor sees them).
+   * A session's first packet as the replay rebuilds it, made by the flow table's own factory so that update() keeps
+   * seeing one object shape; decoded, index and slot are not rebuilt (no extractor sees them).
    */
-  private readonly replayed = {
-    decoded: null,
-    time: 0,
-    index: 0,
-    length: 0,
-    headerLength: 0,
-    tcpFlags: 0,
-    forward: true,
-    slot: 0,
-  };
+  private readonly replayed = createFlowPacket();
   /** Per group: its offset in a direction block, and in the session-wide block. */
   private readonly sideAt: number[] = [];
   private readonly flowAt: number[] = [];

@@ -19,3 +19,20 @@ export interface FlowPacket {
   /** The session record's store slot (Session.slot), so that a hook can find per-record state without the record. */
   slot: number;
 }
+
+/**
+ * An empty FlowPacket. Every one is made here, so that the flow table's packet and the feature set's replayed first
+ * packets share one object shape and the extractors' property loads stay monomorphic.
+ */
+export function createFlowPacket(): FlowPacket {
+  return {
+    decoded: null as unknown as DecodedPacket,
+    time: 0,
+    index: 0,
+    length: 0,
+    headerLength: 0,
+    tcpFlags: 0,
+    forward: true,
+    slot: 0,
+  };
+}

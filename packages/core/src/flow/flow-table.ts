@@ -5,7 +5,7 @@ import { type DecodedPacket, TcpFlag } from "../decode/decoded-packet.js";
 import { TracemillError } from "../errors.js";
 import { EndpointKey } from "./endpoint-key.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
-import type { FlowPacket } from "./flow-packet.js";
+import { createFlowPacket, type FlowPacket } from "./flow-packet.js";
 import type { FlowTableHooks, FlowTableOptions } from "./flow-table-options.js";
 import {
   CLOSED,
@@ -72,16 +72,7 @@ export class FlowTable<T> {
     }
     this.store = new SessionStore();
     this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store, this.index);
-    this.packet = {
-      decoded: null as unknown as DecodedPacket,
-      time: 0,
-      index: 0,
-      length: 0,
-      headerLength: 0,
-      tcpFlags: 0,
-      forward: true,
-      slot: 0,
-    };
+    this.packet = createFlowPacket();
   }
 
   /** Sessions currently in the table (open, or closed and waiting for late packets). */
