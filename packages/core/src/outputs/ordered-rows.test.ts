@@ -145,4 +145,18 @@ describe("OrderedRows", () => {
     expect(row.bytes).not.toBe(first);
     expect(received).toBe(Array.from({ length: count }, (_, seq) => `${text(seq)}\n`).join(""));
   });
+
+  it("files a waiting row longer than a chunk when spare chunks are at hand", () => {
+    let received = 0;
+    const rows = new OrderedRows((_bytes, start, end) => {
+      received += end - start;
+    });
+    const big = new Uint8Array(1_500_000).fill(98);
+    // Row 1 waits and its chunk goes back to the spares once row 0 releases it: the next chunk could be a spare.
+    rows.put(1, big, 10);
+    rows.put(0, big, 10);
+    rows.put(3, big, 1_500_000);
+    rows.put(2, big, 10);
+    expect(received).toBe(1_500_030);
+  });
 });

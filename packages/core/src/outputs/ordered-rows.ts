@@ -126,7 +126,9 @@ export class OrderedRows {
 
   private newChunk(length: number): void {
     if (this.current >= 0 && this.liveRows[this.current] === 0) this.release(this.current);
-    const chunk = this.spare.pop() ?? new Uint8Array(Math.max(CHUNK_SIZE, length));
+    // A row longer than a chunk gets a chunk of its own size (spares are all CHUNK_SIZE).
+    const spare = length <= CHUNK_SIZE ? this.spare.pop() : undefined;
+    const chunk = spare ?? new Uint8Array(Math.max(CHUNK_SIZE, length));
     let index = this.chunks.indexOf(null);
     if (index < 0) {
       index = this.chunks.length;
