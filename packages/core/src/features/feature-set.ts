@@ -34,10 +34,20 @@ const EXTRACTORS: readonly Extractor[] = [
 export const FEATURE_COLUMNS: readonly string[] = EXTRACTORS.flatMap((group) => group.columns);
 
 /**
- * Where a session's extractor states start in the feature set's slab. States live side by side in one growing
- * Float64Array rather than one array per session: no allocation per session and no boxed numbers per packet.
+ * A session's extractor states: the slab chunk (state >>> SLAB_SHIFT) and where in it they start (state &
+ * SLAB_MASK). States live side by side in Float64Array chunks rather than one array per session: no allocation per
+ * session and no boxed numbers per packet.
  */
 export type FeatureState = number;
+
+/**
+ * Offset bits of a FeatureState: a slab chunk holds as many states as fit in 2^16 numbers (1365 of 48 numbers, 512
+ * KiB). The slab grows a chunk at a time and never copies (doubling one array kept old and new alive at once). The
+ * owner word keeps state + 1 as a positive int32, hence the chunk limit.
+ */
+const SLAB_SHIFT = 16;
+const SLAB_MASK = (1 << SLAB_SHIFT) - 1;
+const MAX_SLABS = 2 ** (31 - SLAB_SHIFT) - 1;
 
 /**
  * Runs the extractors over a session's packets; one instance serves every session. A session's state is laid out
@@ -51,9 +61,11 @@ export type FeatureState = number;
  */
 export class FeatureSet {
   readonly columns = FEATURE_COLUMNS;
-  /** Every state, `stateSize` slots each. */
-  private slab: Float64Array = new Float64Array(0);
-  private used = 0;
+  /** Every state, `stateSize` slots each, `statesPerSlab` states a chunk. */
+  private readonly slabs: Float64Array[] = [];
+  private readonly statesPerSlab: number;
+  /** States taken from the last chunk. */
+  private used: number;
   /** States of ended sessions, taken again before the slab grows. */
   private readonly free: number[] = [];
   /** The state one-packet sessions are finished from (-1 until the first one ends). */
@@ -87,6 +99,8 @@ export class FeatureSet {
     this.sideSize = side;
     this.flowStart = 2 * side;
     this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
+    this.statesPerSlab = Math.floor((SLAB_MASK + 1) / this.stateSize);
+    this.used = this.statesPerSlab;
   }
 
   /**
@@ -132,11 +146,12 @@ export class FeatureSet {
    * A group added to EXTRACTORS must be added here and in finish() too (the exact row tests fail otherwise).
    */
   update(state: FeatureState, packet: ExtractorPacket): void {
-    const s = this.slab;
+    const s = this.slabs[state >>> SLAB_SHIFT];
+    const base = state & SLAB_MASK;
     const a = this.sideAt;
     const f = this.flowAt;
-    const side = packet.forward ? state : state + this.sideSize;
-    const flow = state + this.flowStart;
+    const side = packet.forward ? base : base + this.sideSize;
+    const flow = base + this.flowStart;
     directionLengths.update!(s, side + a[2], flow + f[2], packet);
     directionGaps.update!(s, side + a[3], flow + f[3], packet);
     directionFlags.update!(s, side + a[4], flow + f[4], packet);
@@ -169,14 +184,12 @@ export class FeatureSet {
   /** A state from the free list, or a new one at the end of the slab. */
   private take(): FeatureState {
     if (this.free.length > 0) return this.free.pop() as FeatureState;
-    if (this.used + this.stateSize > this.slab.length) {
-      const grown = new Float64Array(Math.max(1024 * this.stateSize, this.slab.length * 2));
-      grown.set(this.slab);
-      this.slab = grown;
+    if (this.used === this.statesPerSlab) {
+      if (this.slabs.length === MAX_SLABS) throw new RangeError("too many live sessions for the feature states");
+      this.slabs.push(new Float64Array(this.statesPerSlab * this.stateSize));
+      this.used = 0;
     }
-    const base = this.used;
-    this.used += this.stateSize;
-    return base;
+    return ((this.slabs.length - 1) << SLAB_SHIFT) | (this.stateSize * this.used++);
   }
 
   /**
@@ -185,8 +198,9 @@ export class FeatureSet {
    * holds less `later` (bytes counted since, that way), its header length and flags from the owner words.
    */
   private replayFirst(session: Session, state: FeatureState, forward: boolean, later: number): void {
-    const slab = this.slab;
-    for (let i = state, end = state + this.stateSize; i < end; i++) slab[i] = 0;
+    const slab = this.slabs[state >>> SLAB_SHIFT];
+    const base = state & SLAB_MASK;
+    for (let i = base, end = base + this.stateSize; i < end; i++) slab[i] = 0;
     const first = this.replayed;
     first.time = session.firstTime;
     first.length = (forward ? session.fwdBytes : session.bwdBytes) - later;
@@ -202,21 +216,22 @@ export class FeatureSet {
    * EXTRACTORS in its order, written out for the same reason as in update().
    */
   finish(state: FeatureState, session: Session, row: RowBuilder): void {
-    const s = this.slab;
+    const s = this.slabs[state >>> SLAB_SHIFT];
+    const base = state & SLAB_MASK;
     const a = this.sideAt;
     const f = this.flowAt;
-    const bwd = state + this.sideSize;
-    const flow = state + this.flowStart;
-    endpoints.finish(s, state + a[0], bwd + a[0], flow + f[0], session, row);
-    duration.finish(s, state + a[1], bwd + a[1], flow + f[1], session, row);
-    directionLengths.finish(s, state + a[2], bwd + a[2], flow + f[2], session, row);
-    directionGaps.finish(s, state + a[3], bwd + a[3], flow + f[3], session, row);
-    directionFlags.finish(s, state + a[4], bwd + a[4], flow + f[4], session, row);
-    headerLengths.finish(s, state + a[5], bwd + a[5], flow + f[5], session, row);
-    rates.finish(s, state + a[6], bwd + a[6], flow + f[6], session, row);
-    flowLengths.finish(s, state + a[7], bwd + a[7], flow + f[7], session, row);
-    flowGaps.finish(s, state + a[8], bwd + a[8], flow + f[8], session, row);
-    flagCounts.finish(s, state + a[9], bwd + a[9], flow + f[9], session, row);
-    downUp.finish(s, state + a[10], bwd + a[10], flow + f[10], session, row);
+    const bwd = base + this.sideSize;
+    const flow = base + this.flowStart;
+    endpoints.finish(s, base + a[0], bwd + a[0], flow + f[0], session, row);
+    duration.finish(s, base + a[1], bwd + a[1], flow + f[1], session, row);
+    directionLengths.finish(s, base + a[2], bwd + a[2], flow + f[2], session, row);
+    directionGaps.finish(s, base + a[3], bwd + a[3], flow + f[3], session, row);
+    directionFlags.finish(s, base + a[4], bwd + a[4], flow + f[4], session, row);
+    headerLengths.finish(s, base + a[5], bwd + a[5], flow + f[5], session, row);
+    rates.finish(s, base + a[6], bwd + a[6], flow + f[6], session, row);
+    flowLengths.finish(s, base + a[7], bwd + a[7], flow + f[7], session, row);
+    flowGaps.finish(s, base + a[8], bwd + a[8], flow + f[8], session, row);
+    flagCounts.finish(s, base + a[9], bwd + a[9], flow + f[9], session, row);
+    downUp.finish(s, base + a[10], bwd + a[10], flow + f[10], session, row);
   }
 }

@@ -186,9 +186,10 @@ describe("lazy feature state", () => {
     expect(v).not.toBe(x);
   });
 
-  // The slab starts with 1024 states: 1100 sessions live at once make it grow while every state holds a first packet.
-  it("keeps states apart when the slab grows under 1100 live sessions, every row exact", () => {
-    const count = 1100;
+  // A slab chunk holds 1365 states: 3000 sessions live at once fill two chunks and start a third, every state
+  // holding a first packet.
+  it("keeps states apart across slab chunks under 3000 live sessions, every row exact", () => {
+    const count = 3000;
     const host = (i: number) => `${i >> 8}.${i & 255}`;
     const micros = (i: number) => String(i).padStart(6, "0");
     const lines = (second: number, length: number, backward: boolean) =>

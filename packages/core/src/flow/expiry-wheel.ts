@@ -1,6 +1,16 @@
 // Idle expiry in O(1) per packet: sessions sit in time buckets (a timing wheel), checked when their bucket's time
 // is over, so a packet touches only its own session and a session ends at most one bucket width late.
-import { N_LAST_TIME, type Session, type SessionStore, W_GENERATION, W_HASH } from "./session.js";
+import {
+  CHUNK_MASK,
+  CHUNK_SHIFT,
+  N_LAST_TIME,
+  RECORD_NUMBERS,
+  RECORD_WORDS,
+  type Session,
+  type SessionStore,
+  W_GENERATION,
+  W_HASH,
+} from "./session.js";
 import type { SessionIndex } from "./session-index.js";
 
 /** Buckets per idle timeout: a session's end is noticed at most idleTimeout / 1024 after it is due. */
@@ -89,14 +99,15 @@ export class ExpiryWheel<T> {
         const to = Math.min(length, from + BATCH);
         this.touchFirstLines(slots, from, to);
         // The record's first line tells whether the entry is current and due; the rest is loaded to end it only.
-        const words = this.store.words;
-        const numbers = this.store.numbers;
+        const wordChunks = this.store.wordChunks;
+        const numberChunks = this.store.numberChunks;
         let due = 0;
         for (let i = from; i < to; i++) {
           const slot = slots[i];
           const generation = generations[i];
-          if (words[this.store.recordWords * slot + W_GENERATION] !== generation) continue;
-          const lastTime = numbers[this.store.recordNumbers * slot + N_LAST_TIME];
+          const record = slot & CHUNK_MASK;
+          if (wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * record + W_GENERATION] !== generation) continue;
+          const lastTime = numberChunks[slot >>> CHUNK_SHIFT][RECORD_NUMBERS * record + N_LAST_TIME];
           if (lastTime < limit) this.ending[due++] = slot;
           else this.push(slot, generation, lastTime);
         }
@@ -120,11 +131,12 @@ export class ExpiryWheel<T> {
       for (let from = 0; from < length; from += BATCH) {
         const to = Math.min(length, from + BATCH);
         this.touchFirstLines(slots, from, to);
-        const words = this.store.words;
+        const wordChunks = this.store.wordChunks;
         let due = 0;
         for (let i = from; i < to; i++) {
           const slot = slots[i];
-          if (words[this.store.recordWords * slot + W_GENERATION] === generations[i]) this.ending[due++] = slot;
+          const words = wordChunks[slot >>> CHUNK_SHIFT];
+          if (words[RECORD_WORDS * (slot & CHUNK_MASK) + W_GENERATION] === generations[i]) this.ending[due++] = slot;
         }
         this.endDue(due, end);
       }
@@ -137,10 +149,12 @@ export class ExpiryWheel<T> {
 
   /** Loads the first line of the records of entries [from, to) together. */
   private touchFirstLines(slots: Int32Array, from: number, to: number): void {
-    const words = this.store.words;
-    const stride = this.store.recordWords;
+    const wordChunks = this.store.wordChunks;
     let sum = 0;
-    for (let i = from; i < to; i++) sum = (sum + words[stride * slots[i] + W_GENERATION]) | 0;
+    for (let i = from; i < to; i++) {
+      const slot = slots[i];
+      sum = (sum + wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_GENERATION]) | 0;
+    }
     this.touched = sum;
   }
 
@@ -152,11 +166,13 @@ export class ExpiryWheel<T> {
     if (count === 0) return;
     const due = this.ending;
     const records = this.records;
-    const words = this.store.words;
-    const stride = this.store.recordWords;
+    const wordChunks = this.store.wordChunks;
     let sum = 0;
     for (let i = 0; i < count; i++) sum = (sum + this.store.lines(due[i]) + records[due[i]].slot) | 0;
-    for (let i = 0; i < count; i++) sum = (sum + this.index.peek(words[stride * due[i] + W_HASH])) | 0;
+    for (let i = 0; i < count; i++) {
+      const slot = due[i];
+      sum = (sum + this.index.peek(wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_HASH])) | 0;
+    }
     this.touched = sum;
     for (let i = 0; i < count; i++) end(records[due[i]]);
   }

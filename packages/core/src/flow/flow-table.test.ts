@@ -106,6 +106,49 @@ describe("FlowTable", () => {
     expect(ownerWordsChanged).toBe(0);
   });
 
+  // The store adds a chunk every 4096 records: 10 000 sessions live at once span three chunks.
+  it("keeps every record's fields apart across store chunks under 10 000 live sessions", () => {
+    const count = 10_000;
+    const ended: string[] = [];
+    const table = new FlowTable<null>({
+      createState: () => null,
+      onStart: () => {},
+      onPacket: () => {},
+      onEnd: (session) =>
+        ended.push(
+          [
+            session.seq,
+            session.ipv4(true),
+            session.fwdPort,
+            session.fwdBytes,
+            session.bwdBytes,
+            session.lastTime,
+          ].join(),
+        ),
+    });
+    const decoded = createDecodedPacket();
+    Object.assign(decoded, { kind: DecodeKind.Udp, protocol: 17, ipVersion: 4 });
+    const server = [10, 1, 0, 1];
+    const send = (i: number, backward: boolean, nsec: number, length: number, index: number) => {
+      const client = [10, 0, i >> 8, i & 255];
+      decoded.src.set(backward ? server : client);
+      decoded.dst.set(backward ? client : server);
+      decoded.srcPort = backward ? 53 : 1024 + i;
+      decoded.dstPort = backward ? 1024 + i : 53;
+      table.add(decoded, backward ? 1001 : 1000, nsec, length, index);
+    };
+    for (let i = 0; i < count; i++) send(i, false, i, 100 + (i % 50), i);
+    expect(table.liveSessions).toBe(count);
+    // Second packets from the other side, last session first.
+    for (let i = count - 1; i >= 0; i--) send(i, true, count - i, 7 * i, 2 * count - i);
+    table.flush();
+    expect(ended.sort((x, y) => Number(x.split(",")[0]) - Number(y.split(",")[0]))).toEqual(
+      Array.from({ length: count }, (_, i) =>
+        [i, (10 << 24) | ((i >> 8) << 8) | (i & 255), 1024 + i, 100 + (i % 50), 7 * i, 1e9 + count - i].join(),
+      ),
+    );
+  });
+
   it("ends idle sessions while the capture goes on, not only at its end", () => {
     const ends: number[] = [];
     const table = new FlowTable<null>({

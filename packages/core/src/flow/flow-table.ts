@@ -8,6 +8,8 @@ import { ExpiryWheel } from "./expiry-wheel.js";
 import { createFlowPacket, type FlowPacket } from "./flow-packet.js";
 import type { FlowTableHooks, FlowTableOptions } from "./flow-table-options.js";
 import {
+  CHUNK_MASK,
+  CHUNK_SHIFT,
   CLOSED,
   EndReason,
   FIN_BWD,
@@ -21,6 +23,8 @@ import {
   N_FWD_PACKETS,
   N_LAST_TIME,
   N_SEQ,
+  RECORD_NUMBERS,
+  RECORD_WORDS,
   Session,
   SessionStore,
   W_GENERATION,
@@ -118,7 +122,7 @@ export class FlowTable<T> {
 
     const table = this.index.table;
     const mask = this.index.mask;
-    const words = this.store.words;
+    const wordChunks = this.store.wordChunks;
     const kind = protocol | (decoded.ipVersion << 8);
     const fwdPorts = (sport << 16) | dport;
     const bwdPorts = (dport << 16) | sport;
@@ -126,7 +130,9 @@ export class FlowTable<T> {
     let forward = true;
     for (let probe = hash & mask, entry = table[2 * probe + 1]; entry !== 0; entry = table[2 * probe + 1]) {
       if (table[2 * probe] === hash) {
-        const w = this.store.recordWords * (entry - 1);
+        const record = entry - 1;
+        const words = wordChunks[record >>> CHUNK_SHIFT];
+        const w = RECORD_WORDS * (record & CHUNK_MASK);
         if ((words[w + W_KEY] & 0xffff) === kind) {
           const ports = words[w + W_PORTS];
           if (ports === fwdPorts && endpoints.isForward(words, w)) {
@@ -143,10 +149,10 @@ export class FlowTable<T> {
       probe = (probe + 1) & mask;
     }
 
-    const numbers = this.store.numbers;
     if (slot >= 0) {
-      const n = this.store.recordNumbers * slot;
-      const closed = (words[this.store.recordWords * slot + W_KEY] & CLOSED) !== 0;
+      const numbers = this.store.numberChunks[slot >>> CHUNK_SHIFT];
+      const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
+      const closed = (wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_KEY] & CLOSED) !== 0;
       const newSyn = protocol === 6 && closed && (packet.tcpFlags & SYN_ACK) === TcpFlag.SYN;
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
       const idle = time - numbers[n + N_LAST_TIME] > this.idleTimeoutNs;
@@ -161,9 +167,9 @@ export class FlowTable<T> {
     if (slot < 0) {
       session = this.open(decoded, hash, time, index);
       slot = session.slot;
-      forward =
-        this.store.words[this.store.recordWords * slot + W_PORTS] === fwdPorts &&
-        endpoints.isForward(this.store.words, this.store.recordWords * slot);
+      const words = wordChunks[slot >>> CHUNK_SHIFT];
+      const w = RECORD_WORDS * (slot & CHUNK_MASK);
+      forward = words[w + W_PORTS] === fwdPorts && endpoints.isForward(words, w);
       packet.slot = slot;
       packet.forward = forward;
       this.hooks.onStart(session, packet);
@@ -173,8 +179,8 @@ export class FlowTable<T> {
 
     packet.slot = slot;
     packet.forward = forward;
-    const n = this.store.recordNumbers * slot;
-    const store = this.store.numbers;
+    const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
+    const store = this.store.numberChunks[slot >>> CHUNK_SHIFT];
     store[n + N_LAST_TIME] = time;
     if (forward) {
       store[n + N_FWD_PACKETS]++;
@@ -210,8 +216,9 @@ export class FlowTable<T> {
 
   /** A TCP packet with RST or FIN: a RST closes the session, and so does the second side's FIN. */
   private trackClose(session: Session<T>, flags: number, forward: boolean): void {
-    const words = this.store.words;
-    const at = this.store.recordWords * session.slot + W_KEY;
+    const slot = session.slot;
+    const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
+    const at = RECORD_WORDS * (slot & CHUNK_MASK) + W_KEY;
     const state = words[at];
     if (state & CLOSED) return;
     if (flags & TcpFlag.RST) {
@@ -232,16 +239,17 @@ export class FlowTable<T> {
     const session = this.pool.pop() ?? this.newRecord();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
-    const words = this.store.words;
-    const w = this.store.recordWords * session.slot;
+    const slot = session.slot;
+    const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
+    const w = RECORD_WORDS * (slot & CHUNK_MASK);
     this.endpoints.write(words, w, swap);
     const fwdPort = swap ? decoded.dstPort : decoded.srcPort;
     const bwdPort = swap ? decoded.srcPort : decoded.dstPort;
     words[w + W_PORTS] = (fwdPort << 16) | bwdPort;
     words[w + W_KEY] = decoded.protocol | (decoded.ipVersion << 8);
     words[w + W_HASH] = hash;
-    const numbers = this.store.numbers;
-    const n = this.store.recordNumbers * session.slot;
+    const numbers = this.store.numberChunks[slot >>> CHUNK_SHIFT];
+    const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
     numbers[n + N_FIRST_TIME] = time;
     numbers[n + N_LAST_TIME] = time;
     numbers[n + N_FWD_BYTES] = 0;
@@ -252,8 +260,8 @@ export class FlowTable<T> {
     numbers[n + N_SEQ] = this.started++;
     numbers[n + N_FIRST_INDEX] = index;
     session.endReason = EndReason.EndOfCapture;
-    this.index.insert(hash, session.slot);
-    this.wheel.push(session.slot, words[w + W_GENERATION], time);
+    this.index.insert(hash, slot);
+    this.wheel.push(slot, words[w + W_GENERATION], time);
     return session;
   }
 
@@ -265,8 +273,9 @@ export class FlowTable<T> {
   }
 
   private end(session: Session<T>): void {
-    this.index.remove(session.hash, session.slot);
-    this.store.words[this.store.recordWords * session.slot + W_GENERATION]++;
+    const slot = session.slot;
+    this.index.remove(session.hash, slot);
+    this.store.wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_GENERATION]++;
     this.hooks.onEnd(session);
     this.pool.push(session);
   }

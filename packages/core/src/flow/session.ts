@@ -16,13 +16,19 @@ export const EndReason = {
 export type EndReason = (typeof EndReason)[keyof typeof EndReason];
 
 /** Bytes of a record: two cache lines. */
-const RECORD_BYTES = 128;
+export const RECORD_BYTES = 128;
+/** Int32 words and Float64 numbers per record. */
+export const RECORD_WORDS = RECORD_BYTES / 4;
+export const RECORD_NUMBERS = RECORD_BYTES / 8;
+/** Records per chunk of the store (2^CHUNK_SHIFT, 512 KiB): slot >>> CHUNK_SHIFT is the chunk, slot & CHUNK_MASK the record in it. */
+export const CHUNK_SHIFT = 12;
+export const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
 
 /**
- * Word offsets in a record (recordWords·slot + …). First cache line (bytes 0–63), what matching a packet and expiry read:
- * addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and generation words, owner word 0, then
- * the first and last time. Second line: the counters and what only the session's start and end need, then owner
- * word 1.
+ * Word offsets in a record (RECORD_WORDS·(slot & CHUNK_MASK) + … in its chunk). First cache line (bytes 0–63), what
+ * matching a packet and expiry read: addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and
+ * generation words, owner word 0, then the first and last time. Second line: the counters and what only the
+ * session's start and end need, then owner word 1.
  */
 export const W_PORTS = 8;
 /** protocol | ipVersion << 8 | close bits */
@@ -32,7 +38,7 @@ export const W_GENERATION = 10;
 export const W_OWNER_0 = 11;
 export const W_HASH = 30;
 export const W_OWNER_1 = 31;
-/** Number offsets in a record (recordNumbers·slot + …). */
+/** Number offsets in a record (RECORD_NUMBERS·(slot & CHUNK_MASK) + … in its chunk). */
 export const N_FIRST_TIME = 6;
 export const N_LAST_TIME = 7;
 export const N_FWD_BYTES = 8;
@@ -50,23 +56,18 @@ export const CLOSED = 4 << 16;
 
 /**
  * Every session record's fields, side by side in typed arrays, so that a packet touches no session object: a
- * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. Record `slot` owns
- * the `recordBytes` bytes at recordBytes·slot of one buffer (two cache lines, laid out above). The owner keeps its
- * per-session state elsewhere, found from the two owner words: most sessions have a single packet and need none.
+ * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. The records are in
+ * chunks of 2^CHUNK_SHIFT that never move: the store grows by one chunk, with no copy and no second buffer alive
+ * beside the first (doubling one buffer needed old + new at once: 268 + 537 MB at 2.1 M live sessions). Record
+ * `slot` owns RECORD_BYTES bytes (two cache lines, laid out above) of chunk slot >>> CHUNK_SHIFT, whose words and
+ * numbers are two views of one buffer. The owner keeps its per-session state elsewhere, found from the two owner
+ * words: most sessions have a single packet and need none.
  */
 export class SessionStore {
-  words = new Int32Array(0);
-  numbers = new Float64Array(0);
-  readonly recordBytes = RECORD_BYTES;
-  /** Int32 words per record. */
-  readonly recordWords = RECORD_BYTES / 4;
-  /** Float64 numbers per record. */
-  readonly recordNumbers = RECORD_BYTES / 8;
+  /** Each chunk's words and numbers, by chunk. */
+  readonly wordChunks: Int32Array[] = [];
+  readonly numberChunks: Float64Array[] = [];
   private count = 0;
-
-  constructor() {
-    this.allocate(1024);
-  }
 
   /**
    * Reads one word of each cache line of record `slot` and returns their sum: a caller that does this for several
@@ -74,23 +75,19 @@ export class SessionStore {
    * record that ends has usually left the cache: an idle timeout after its last packet).
    */
   lines(slot: number): number {
-    const words = this.words;
-    let sum = 0;
-    for (let i = this.recordWords * slot, end = i + this.recordWords; i < end; i += 16) sum = (sum + words[i]) | 0;
-    return sum;
+    const words = this.wordChunks[slot >>> CHUNK_SHIFT];
+    const w = RECORD_WORDS * (slot & CHUNK_MASK);
+    return (words[w] + words[w + 16]) | 0;
   }
 
-  /** A slot for a new record (records are reused, so this runs once per record); may replace the arrays. */
+  /** A slot for a new record (records are reused, so this runs once per record); may add a chunk. */
   add(): number {
-    if (this.recordBytes * (this.count + 1) > this.words.byteLength) this.allocate(2 * (this.count + 1));
+    if ((this.count & CHUNK_MASK) === 0) {
+      const buffer = new ArrayBuffer(RECORD_BYTES << CHUNK_SHIFT);
+      this.wordChunks.push(new Int32Array(buffer));
+      this.numberChunks.push(new Float64Array(buffer));
+    }
     return this.count++;
-  }
-
-  private allocate(records: number): void {
-    const buffer = new ArrayBuffer(this.recordBytes * records);
-    new Uint8Array(buffer).set(new Uint8Array(this.words.buffer));
-    this.words = new Int32Array(buffer);
-    this.numbers = new Float64Array(buffer);
   }
 }
 
@@ -105,83 +102,84 @@ export class Session<T = unknown> {
   state: T;
   /** This record's slot in the store. */
   readonly slot: number;
+  /** The record's chunk (chunks never move) and its offsets there. */
+  private readonly words: Int32Array;
+  private readonly numbers: Float64Array;
   private readonly w: number;
   private readonly n: number;
 
   /** `slot` comes from `store.add()`. */
-  constructor(
-    state: T,
-    readonly store: SessionStore,
-    slot: number,
-  ) {
+  constructor(state: T, store: SessionStore, slot: number) {
     this.state = state;
     this.slot = slot;
-    this.w = store.recordWords * slot;
-    this.n = store.recordNumbers * slot;
+    this.words = store.wordChunks[slot >>> CHUNK_SHIFT];
+    this.numbers = store.numberChunks[slot >>> CHUNK_SHIFT];
+    this.w = RECORD_WORDS * (slot & CHUNK_MASK);
+    this.n = RECORD_NUMBERS * (slot & CHUNK_MASK);
   }
 
   /** Position of this session in start order (0, 1, 2, …): the order of the CSV rows. */
   get seq(): number {
-    return this.store.numbers[this.n + N_SEQ];
+    return this.numbers[this.n + N_SEQ];
   }
 
   /** 6 (TCP) or 17 (UDP). */
   get protocol(): number {
-    return this.store.words[this.w + W_KEY] & 255;
+    return this.words[this.w + W_KEY] & 255;
   }
 
   get ipVersion(): 4 | 6 {
-    return ((this.store.words[this.w + W_KEY] >> 8) & 255) as 4 | 6;
+    return ((this.words[this.w + W_KEY] >> 8) & 255) as 4 | 6;
   }
 
   /** Forward side's port (the side that sent the first packet, or received a first SYN-ACK). */
   get fwdPort(): number {
-    return this.store.words[this.w + W_PORTS] >>> 16;
+    return this.words[this.w + W_PORTS] >>> 16;
   }
 
   /** Backward side's port. */
   get bwdPort(): number {
-    return this.store.words[this.w + W_PORTS] & 0xffff;
+    return this.words[this.w + W_PORTS] & 0xffff;
   }
 
   get hash(): number {
-    return this.store.words[this.w + W_HASH];
+    return this.words[this.w + W_HASH];
   }
 
   /** Epoch second the times count from (the capture's first packet's second). */
   get baseSec(): number {
-    return this.store.numbers[this.n + N_BASE_SEC];
+    return this.numbers[this.n + N_BASE_SEC];
   }
 
   /** Position in the capture of the session's first packet. */
   get firstIndex(): number {
-    return this.store.numbers[this.n + N_FIRST_INDEX];
+    return this.numbers[this.n + N_FIRST_INDEX];
   }
 
   get fwdPackets(): number {
-    return this.store.numbers[this.n + N_FWD_PACKETS];
+    return this.numbers[this.n + N_FWD_PACKETS];
   }
 
   get bwdPackets(): number {
-    return this.store.numbers[this.n + N_BWD_PACKETS];
+    return this.numbers[this.n + N_BWD_PACKETS];
   }
 
   get finFwd(): boolean {
-    return (this.store.words[this.w + W_KEY] & FIN_FWD) !== 0;
+    return (this.words[this.w + W_KEY] & FIN_FWD) !== 0;
   }
 
   get finBwd(): boolean {
-    return (this.store.words[this.w + W_KEY] & FIN_BWD) !== 0;
+    return (this.words[this.w + W_KEY] & FIN_BWD) !== 0;
   }
 
   /** Set once both FINs or a RST were seen: later packets of the connection still count here, a new SYN does not. */
   get closed(): boolean {
-    return (this.store.words[this.w + W_KEY] & CLOSED) !== 0;
+    return (this.words[this.w + W_KEY] & CLOSED) !== 0;
   }
 
   /** Bumped when the record ends, so that stale references to it (in the expiry wheel) are recognised. */
   get generation(): number {
-    return this.store.words[this.w + W_GENERATION];
+    return this.words[this.w + W_GENERATION];
   }
 
   /**
@@ -190,49 +188,49 @@ export class Session<T = unknown> {
    * onStart). Each is a plain accessor, small enough for V8 to inline without taking from a caller's inlining budget.
    */
   get ownerWord0(): number {
-    return this.store.words[this.w + W_OWNER_0];
+    return this.words[this.w + W_OWNER_0];
   }
 
   set ownerWord0(value: number) {
-    this.store.words[this.w + W_OWNER_0] = value;
+    this.words[this.w + W_OWNER_0] = value;
   }
 
   get ownerWord1(): number {
-    return this.store.words[this.w + W_OWNER_1];
+    return this.words[this.w + W_OWNER_1];
   }
 
   set ownerWord1(value: number) {
-    this.store.words[this.w + W_OWNER_1] = value;
+    this.words[this.w + W_OWNER_1] = value;
   }
 
   /** Time of the first packet (ns since the time base). */
   get firstTime(): number {
-    return this.store.numbers[this.n + N_FIRST_TIME];
+    return this.numbers[this.n + N_FIRST_TIME];
   }
 
   /** Time of the latest packet (ns since the time base). */
   get lastTime(): number {
-    return this.store.numbers[this.n + N_LAST_TIME];
+    return this.numbers[this.n + N_LAST_TIME];
   }
 
   /** Bytes sent by the forward side. */
   get fwdBytes(): number {
-    return this.store.numbers[this.n + N_FWD_BYTES];
+    return this.numbers[this.n + N_FWD_BYTES];
   }
 
   /** Bytes sent by the backward side. */
   get bwdBytes(): number {
-    return this.store.numbers[this.n + N_BWD_BYTES];
+    return this.numbers[this.n + N_BWD_BYTES];
   }
 
   /** The forward (`forward` true) or backward IPv4 address as a 32-bit word, first octet in the top byte (IPv4 only). */
   ipv4(forward: boolean): number {
-    return this.store.words[this.w + (forward ? 0 : 4)];
+    return this.words[this.w + (forward ? 0 : 4)];
   }
 
   /** Writes the forward (`forward` true) or backward address into `out` (4 or 16 bytes) and returns `out`. */
   address(forward: boolean, out: Uint8Array): Uint8Array {
-    const words = this.store.words;
+    const words = this.words;
     const at = this.w + (forward ? 0 : 4);
     putWord(out, 0, words[at]);
     if (this.ipVersion === 6) {
