@@ -44,4 +44,9 @@ export interface RunOptions {
   onProgress?: ProgressCallback;
   /** Aborts the run; the capability removes partial outputs and rejects with an AbortError. */
   signal?: AbortSignal;
+  /**
+   * Bytes of finished rows (CSV rows, IPT lines) an output keeps in memory while they wait for an earlier session's
+   * row; beyond it they go to a temporary file beside the output. Default 64 MiB (docs/features.md, "Memory").
+   */
+  rowMemoryBytes?: number;
 }

@@ -4,6 +4,7 @@ export { csvHeaderLine } from "./csv-header.js";
 export { IMAGE_MANIFEST_NAME, imageEntryName, imageManifestHeader, imageManifestLine } from "./image-manifest.js";
 export { IMAGE_ROW_BYTES, ImageRows } from "./image-row.js";
 export { IptLine, IptSeries } from "./ipt-series.js";
-export { OrderedRows, type RowSink } from "./ordered-rows.js";
+export { OrderedRows, type OrderedRowsOptions, type RowSink } from "./ordered-rows.js";
 export { RowBuilder } from "./row-builder.js";
+export { MemoryRowSpill, type RowSpill } from "./row-spill.js";
 export { ScanlineDeflater } from "./scanline-deflate.js";

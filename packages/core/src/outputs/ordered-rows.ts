@@ -1,4 +1,5 @@
 // Puts rows that finish out of order back into sequence order (session start order) in bounded, reused memory.
+import { type RowSpill, SpilledRun } from "./row-spill.js";
 
 const CHUNK_SIZE = 1 << 20;
 /** Free arena chunks kept for reuse; more are left to the garbage collector so memory shrinks after a peak. */
@@ -9,18 +10,32 @@ const VIEW_LENGTHS = 4096;
 /** Where the ordered bytes go; `bytes` is only valid during the call. */
 export type RowSink = (bytes: Uint8Array, start: number, end: number) => void;
 
+export interface OrderedRowsOptions {
+  /** Where waiting rows go once they hold more than `memoryBytes` (without one, every waiting row stays in memory). */
+  spill?: RowSpill;
+  /** Bytes of waiting rows kept in memory before they are spilled (default: no limit). */
+  memoryBytes?: number;
+}
+
+/** Int32 words per row number in the index: where the row waits (chunk + 1, or −(spilled run + 1)), offset, length. */
+const ENTRY = 3;
+
 /**
  * Rows are numbered 0, 1, 2, … (a session's `seq`). `put(seq, …)` may come in any order; the sink receives the rows
  * in number order as soon as every earlier row has been put. Rows waiting for an earlier one are copied into 1 MiB
  * arena chunks (no allocation per row); memory is the waiting rows plus at most one partly free chunk per
- * interleaving, and the index costs 16 bytes per number between the oldest unfinished row and the newest put: a
+ * interleaving, and the index costs 12 bytes per number between the oldest unfinished row and the newest put: a
  * row's chunk, offset and length side by side, so that filing a row that ends out of order costs one cache miss.
+ *
+ * With a spill, once the rows waiting in memory exceed `memoryBytes` they are all appended to it in number order (a
+ * run) and the arena is emptied; rows come due from the runs through one read buffer each. A few sessions that last
+ * the whole capture hold every later row back, so without a spill the waiting rows grow with the capture.
  */
 export class OrderedRows {
   private next = 0;
   private mask = 1023;
-  /** Per row number (masked): chunk index + 1 (0: not put yet), offset in the chunk, length, unused. */
-  private index = new Int32Array(4 * 1024);
+  /** Per row number (masked): chunk index + 1 (0: not put yet; negative: spilled run − 1), offset, length. */
+  private index = new Int32Array(ENTRY * 1024);
   private highest = -1;
   private readonly chunks: (Uint8Array | null)[] = [];
   private readonly liveRows: number[] = [];
@@ -32,17 +47,33 @@ export class OrderedRows {
   /** bytes[0, length) views of `viewsOf` (the caller's reused row buffer), by length. */
   private views: (Uint8Array | undefined)[] = [];
   private viewsOf: Uint8Array | null = null;
+  private readonly spill: RowSpill | null;
+  private readonly memoryBytes: number;
+  /** Spilled runs by number; null once every row of the run has been passed on. */
+  private readonly runs: (SpilledRun | null)[] = [];
+  private spillBytes = 0;
 
-  constructor(private readonly sink: RowSink) {}
+  constructor(
+    private readonly sink: RowSink,
+    options: OrderedRowsOptions = {},
+  ) {
+    this.spill = options.spill ?? null;
+    this.memoryBytes = options.memoryBytes ?? Number.POSITIVE_INFINITY;
+  }
 
-  /** Number of rows put but not yet passed on (waiting for an earlier one). */
+  /** Number of rows put but not yet passed on (waiting for an earlier one), spilled ones included. */
   get waiting(): number {
     return this.waitingRows;
   }
 
-  /** Bytes held for waiting rows. */
+  /** Bytes held in memory for waiting rows. */
   get bufferedBytes(): number {
     return this.waitingBytes;
+  }
+
+  /** Bytes appended to the spill so far. */
+  get spilledBytes(): number {
+    return this.spillBytes;
   }
 
   /** The next row number the sink expects. */
@@ -63,7 +94,7 @@ export class OrderedRows {
     if (this.used + length > CHUNK_SIZE) this.newChunk(length);
     const chunk = this.chunks[this.current]!;
     chunk.set(this.prefix(bytes, length), this.used);
-    const at = 4 * (seq & this.mask);
+    const at = ENTRY * (seq & this.mask);
     this.index[at] = this.current + 1;
     this.index[at + 1] = this.used;
     this.index[at + 2] = length;
@@ -71,6 +102,7 @@ export class OrderedRows {
     this.liveRows[this.current]++;
     this.waitingBytes += length;
     this.waitingRows++;
+    if (this.waitingBytes > this.memoryBytes && this.spill !== null) this.spillWaiting(this.spill);
   }
 
   /**
@@ -92,36 +124,107 @@ export class OrderedRows {
   }
 
   /**
-   * Passes on the rows that are now in order. Rows that follow each other in a chunk as well (sessions that ended
-   * in the order they started, as most short ones do) go to the sink in one call.
+   * Passes on the rows that are now in order. Rows that follow each other in a chunk or a run's buffer as well
+   * (sessions that ended in the order they started, as most short ones do) go to the sink in one call.
    */
   private drain(): void {
-    let run: Uint8Array | null = null;
-    let runStart = 0;
-    let runEnd = 0;
+    let piece: Uint8Array | null = null;
+    let pieceStart = 0;
+    let pieceEnd = 0;
     for (;;) {
-      const at = 4 * (this.next & this.mask);
-      const chunkIndex = this.index[at] - 1;
-      if (chunkIndex < 0) break;
-      const offset = this.index[at + 1];
+      const at = ENTRY * (this.next & this.mask);
+      const where = this.index[at];
+      if (where === 0) break;
       const length = this.index[at + 2];
-      const chunk = this.chunks[chunkIndex]!;
-      if (chunk === run && offset === runEnd) {
-        runEnd += length;
+      let bytes: Uint8Array;
+      let offset: number;
+      if (where > 0) {
+        bytes = this.chunks[where - 1]!;
+        offset = this.index[at + 1];
       } else {
-        if (run !== null) this.sink(run, runStart, runEnd);
-        run = chunk;
-        runStart = offset;
-        runEnd = offset + length;
+        const run = this.runs[-where - 1]!;
+        if (!run.holds(length)) {
+          // Filling overwrites the run's buffer, which the piece may be part of.
+          if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
+          piece = null;
+          run.fill(this.spill!, length);
+        }
+        bytes = run.bytes;
+        offset = run.take(length);
+        if (run.done) this.runs[-where - 1] = null;
+      }
+      if (bytes === piece && offset === pieceEnd) {
+        pieceEnd += length;
+      } else {
+        if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
+        piece = bytes;
+        pieceStart = offset;
+        pieceEnd = offset + length;
       }
       this.index[at] = 0;
-      this.waitingBytes -= length;
       this.waitingRows--;
       this.next++;
-      // A released chunk is reused only by a later put, so the run still holding it is passed on intact.
-      if (--this.liveRows[chunkIndex] === 0 && chunkIndex !== this.current) this.release(chunkIndex);
+      if (where < 0) continue;
+      this.waitingBytes -= length;
+      // A released chunk is reused only by a later put, so the piece still holding it is passed on intact.
+      if (--this.liveRows[where - 1] === 0 && where - 1 !== this.current) this.release(where - 1);
     }
-    if (run !== null) this.sink(run, runStart, runEnd);
+    if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
+  }
+
+  /**
+   * Appends every row waiting in memory to the spill, in number order (rows that are neighbours in a chunk too in
+   * one copy), and empties the arena; their index entries then name the run.
+   */
+  private spillWaiting(spill: RowSpill): void {
+    const run = -(this.runs.length + 1);
+    const start = this.spillBytes;
+    const staging = this.spare.pop() ?? new Uint8Array(CHUNK_SIZE);
+    let used = 0;
+    let from: Uint8Array | null = null;
+    let fromStart = 0;
+    let fromEnd = 0;
+    const copy = () => {
+      if (from === null) return;
+      if (used + fromEnd - fromStart > staging.length) {
+        spill.append(staging, 0, used);
+        used = 0;
+      }
+      if (fromEnd - fromStart > staging.length) {
+        spill.append(from, fromStart, fromEnd);
+      } else {
+        staging.set(from.subarray(fromStart, fromEnd), used);
+        used += fromEnd - fromStart;
+      }
+    };
+    for (let seq = this.next + 1; seq <= this.highest; seq++) {
+      const at = ENTRY * (seq & this.mask);
+      const where = this.index[at];
+      if (where <= 0) continue;
+      const chunk = this.chunks[where - 1]!;
+      const offset = this.index[at + 1];
+      const length = this.index[at + 2];
+      if (chunk === from && offset === fromEnd) {
+        fromEnd += length;
+      } else {
+        copy();
+        from = chunk;
+        fromStart = offset;
+        fromEnd = offset + length;
+      }
+      this.index[at] = run;
+    }
+    copy();
+    if (used > 0) spill.append(staging, 0, used);
+    this.spillBytes += this.waitingBytes;
+    this.runs.push(new SpilledRun(start, this.spillBytes));
+    this.waitingBytes = 0;
+    for (let i = 0; i < this.chunks.length; i++) {
+      if (this.chunks[i] === null) continue;
+      this.liveRows[i] = 0;
+      this.release(i);
+    }
+    if (this.spare.length < SPARE_CHUNKS) this.spare.push(staging);
   }
 
   private newChunk(length: number): void {
@@ -155,10 +258,10 @@ export class OrderedRows {
   private grow(): void {
     const size = (this.mask + 1) * 2;
     const mask = size - 1;
-    const index = new Int32Array(4 * size);
+    const index = new Int32Array(ENTRY * size);
     for (let seq = this.next; seq <= this.highest; seq++) {
-      const from = 4 * (seq & this.mask);
-      const to = 4 * (seq & mask);
+      const from = ENTRY * (seq & this.mask);
+      const to = ENTRY * (seq & mask);
       index[to] = this.index[from];
       index[to + 1] = this.index[from + 1];
       index[to + 2] = this.index[from + 2];

@@ -33,7 +33,12 @@ export async function extractFeatures(
   const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
   const threads = checkedThreads(options.threads ?? 1);
-  const run = { onProgress: options.onProgress, signal: options.signal, onPackets: options.onPackets };
+  const run = {
+    onProgress: options.onProgress,
+    signal: options.signal,
+    onPackets: options.onPackets,
+    rowMemoryBytes: options.rowMemoryBytes,
+  };
   const summary =
     threads === 1
       ? await runSessionPass(input, csvPath, [], null, options, run)

@@ -36,7 +36,7 @@ export class OutputFile {
   bytes: number;
 
   constructor(
-    private readonly path: string,
+    readonly path: string,
     options: OutputFileOptions = {},
   ) {
     this.reserve = options.reserve ?? 0;

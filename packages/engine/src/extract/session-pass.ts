@@ -15,6 +15,7 @@ import {
 import type { RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { FileDigest } from "./file-digest.js";
+import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
 import { checkedFlowOptions } from "./flow-options.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
@@ -69,7 +70,7 @@ export async function runSessionPass<S>(
   extraColumns: readonly string[],
   hooks: SessionHooks<S> | null,
   options: SessionPassOptions,
-  run: Pick<RunOptions, "onProgress" | "signal"> & { onPackets?: (read: number) => void },
+  run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes"> & { onPackets?: (read: number) => void },
 ): Promise<SessionPassSummary> {
   const flow = checkedFlowOptions(options);
   if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
@@ -77,13 +78,17 @@ export async function runSessionPass<S>(
   const owned = typeof csvTarget === "string";
   const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
   const digest = new FileDigest(capture);
+  const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
   let slots = 0;
   try {
     csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
     const row = new RowBuilder();
-    const ordered = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end));
+    const ordered = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end), {
+      spill,
+      memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES,
+    });
     const result = await runFlowPipeline<S>(
       capture,
       flow,
@@ -136,5 +141,7 @@ export async function runSessionPass<S>(
     digest.cancel();
     if (owned) await csv.discard();
     throw error;
+  } finally {
+    spill.close();
   }
 }

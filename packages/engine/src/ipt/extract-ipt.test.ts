@@ -2,8 +2,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
+import { FileRowSpill } from "../extract/file-row-spill.js";
 import { extractIpt } from "./extract-ipt.js";
 
 const T0 = 1_700_000_000;
@@ -68,5 +69,23 @@ describe("extractIpt", () => {
     await extractIpt(file, { signed: true }, { outDir });
     const lines = fs.readFileSync(path.join(outDir, "ipt.txt"), "utf8").split("\n");
     expect(lines.slice(0, 3)).toEqual(["-0.5,0.000001,-1.499999", "", "0.0000005"]);
+  });
+
+  it("writes the same lines and rows when the waiting ones go to temporary files", async () => {
+    const { file, outDir } = setUp();
+    // With a 1.6 s idle timeout the UDP sessions end at the packet at 2 s while the TCP session goes on: their lines
+    // and rows wait for its own, here each in its temporary file.
+    const appends = vi.spyOn(FileRowSpill.prototype, "append");
+    await extractIpt(file, { idleTimeout: 1.6 }, { outDir, rowMemoryBytes: 1 });
+    expect(appends.mock.calls.length).toBeGreaterThanOrEqual(3);
+    appends.mockRestore();
+    const inMemory = path.join(dir, "in-memory");
+    fs.mkdirSync(inMemory);
+    await extractIpt(file, { idleTimeout: 1.6 }, { outDir: inMemory });
+    for (const name of ["ipt.txt", "features.csv"]) {
+      expect(fs.readFileSync(path.join(outDir, name), "utf8")).toBe(fs.readFileSync(path.join(inMemory, name), "utf8"));
+    }
+    expect(fs.readFileSync(path.join(outDir, "ipt.txt"), "utf8")).toBe("0.5,0.000001,1.499999\n\n0.0000005\n");
+    expect(fs.readdirSync(outDir).sort()).toEqual(["features.csv", "ipt.txt", "summary.json"]);
   });
 });

@@ -2,6 +2,7 @@
 import path from "node:path";
 import { IptLine, IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
+import { FileRowSpill, ROW_MEMORY_BYTES } from "../extract/file-row-spill.js";
 import { OutputFile } from "../extract/output-file.js";
 import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
 import { writeSummary } from "../label/summary-file.js";
@@ -18,7 +19,11 @@ export interface IptOptions extends SessionPassOptions {
 export async function extractIpt(capture: string, options: IptOptions, run: RunOptions): Promise<CapabilityResult> {
   const signed = options.signed === true;
   const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
-  const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end));
+  const spill = new FileRowSpill(`${ipt.path}.waiting-lines`);
+  const lines = new OrderedRows((bytes, start, end) => ipt.write(bytes, start, end), {
+    spill,
+    memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES,
+  });
   const line = new IptLine();
   const series = new IptSeries();
   let gaps = 0;
@@ -61,5 +66,7 @@ export async function extractIpt(capture: string, options: IptOptions, run: RunO
   } catch (error) {
     await ipt.discard();
     throw error;
+  } finally {
+    spill.close();
   }
 }
