@@ -1,4 +1,5 @@
 // RowMerge writes rows in key order across streams, holding each row until every stream's watermark is past it.
+import { MemoryRowSpill } from "@tracemill/core";
 import { describe, expect, it } from "vitest";
 import { RowMerge } from "./row-merge.js";
 import type { RowBatch } from "./shard-protocol.js";
@@ -50,5 +51,56 @@ describe("RowMerge", () => {
     );
     merge.add(0, batch([], 5));
     expect(() => merge.add(0, batch([], 4))).toThrow(RangeError);
+  });
+
+  it("writes the same rows when held batches go to the streams' spills, and recycles each batch once", () => {
+    // 3000 keys dealt to 3 workers at random; each sends its keys in batches of 1-40 rows, the workers in turn at
+    // random, each batch's watermark its next key. Every row must come out in key order, spilled or not.
+    let state = 99;
+    const random = (n: number) => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state % n;
+    };
+    const keys: number[][] = [[], [], []];
+    for (let key = 0; key < 3000; key++) keys[random(3)].push(key);
+    const sends: [number, RowBatch][] = [];
+    const queues = keys.map((own, worker) => {
+      const batches: [number, RowBatch][] = [];
+      for (let at = 0; at < own.length; ) {
+        const size = Math.min(own.length - at, 1 + random(40));
+        batches.push([worker, batch(own.slice(at, at + size), own[at + size] ?? Number.POSITIVE_INFINITY)]);
+        at += size;
+      }
+      batches.push([worker, batch([], Number.POSITIVE_INFINITY)]);
+      return batches;
+    });
+    while (queues.some((queue) => queue.length > 0)) {
+      const queue = queues[random(3)];
+      if (queue.length > 0) sends.push(queue.shift()!);
+    }
+    const merged = (spills: MemoryRowSpill[] | null) => {
+      let out = "";
+      let recycled = 0;
+      const merge = new RowMerge(
+        3,
+        (bytes, start, end) => {
+          out += new TextDecoder().decode(bytes.subarray(start, end));
+        },
+        () => recycled++,
+        spills === null ? undefined : { spills, memoryBytes: 200 },
+      );
+      for (const [worker, sent] of sends) {
+        merge.add(worker, sent);
+        if (spills !== null) expect(merge.bufferedBytes).toBeLessThanOrEqual(200);
+      }
+      expect(recycled).toBe(sends.length);
+      expect(merge.waiting).toBe(0);
+      return out;
+    };
+    const spills = [new MemoryRowSpill(), new MemoryRowSpill(), new MemoryRowSpill()];
+    const expected = Array.from({ length: 3000 }, (_, key) => `k${key}\n`).join("");
+    expect(merged(null)).toBe(expected);
+    expect(merged(spills)).toBe(expected);
+    expect(spills.reduce((sum, spill) => sum + spill.size, 0)).toBeGreaterThan(10_000);
   });
 });

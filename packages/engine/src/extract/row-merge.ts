@@ -1,30 +1,67 @@
 // Merges the session workers' row streams of `extract --threads N` into the single-thread row order: each stream is
 // in its worker's start order with merge keys (global addition numbers), and a row is written once no worker can
 // still send a row with a smaller key (every worker's watermark is above it).
+import type { RowSpill } from "@tracemill/core";
 import type { RowBatch } from "./shard-protocol.js";
 
 /** Where merged rows go; `bytes` is only valid during the call. */
 export type MergedRowSink = (bytes: Uint8Array, start: number, end: number) => void;
 
+/** A batch written to its stream's spill (bytes, ends, keys), read back when it comes to the head of the stream. */
+interface SpilledBatch {
+  position: number;
+  count: number;
+  byteLength: number;
+}
+
 interface Stream {
-  batches: RowBatch[];
+  batches: (RowBatch | SpilledBatch)[];
   /** Next row of batches[0]. */
   row: number;
   watermark: number;
+  spill: RowSpill | null;
+  spillEnd: number;
+  /** The batch read back from the spill, at the head of `batches` (not a worker's buffers: never recycled). */
+  loaded: RowBatch | null;
+}
+
+/** Where batches go once the rows held exceed `memoryBytes`: one spill per stream. */
+export interface RowMergeSpill {
+  spills: RowSpill[];
+  memoryBytes: number;
 }
 
 export class RowMerge {
   /** Rows written so far. */
   rows = 0;
   private readonly streams: Stream[];
+  private heldBytes = 0;
+  private readonly memoryBytes: number;
 
-  /** `recycle` gets every batch once all its rows are written (to give its buffers back to its worker). */
+  /**
+   * `recycle` gets every batch once all its rows are written, or once it is spilled (to give its buffers back to its
+   * worker). Without `spill` every batch waits in memory.
+   */
   constructor(
     workers: number,
     private readonly sink: MergedRowSink,
     private readonly recycle: (worker: number, batch: RowBatch) => void,
+    spill?: RowMergeSpill,
   ) {
-    this.streams = Array.from({ length: workers }, () => ({ batches: [], row: 0, watermark: 0 }));
+    this.memoryBytes = spill?.memoryBytes ?? Number.POSITIVE_INFINITY;
+    this.streams = Array.from({ length: workers }, (_, i) => ({
+      batches: [],
+      row: 0,
+      watermark: 0,
+      spill: spill?.spills[i] ?? null,
+      spillEnd: 0,
+      loaded: null,
+    }));
+  }
+
+  /** Row bytes held in memory (batches received and not yet written, not spilled). */
+  get bufferedBytes(): number {
+    return this.heldBytes;
   }
 
   /** Rows held: received but waiting for a worker whose watermark is behind them. */
@@ -42,8 +79,15 @@ export class RowMerge {
     const stream = this.streams[worker];
     if (batch.watermark < stream.watermark) throw new RangeError(`worker ${worker}'s watermark went back`);
     stream.watermark = batch.watermark;
-    if (batch.count > 0) stream.batches.push(batch);
-    else this.recycle(worker, batch);
+    if (batch.count === 0) {
+      this.recycle(worker, batch);
+    } else if (stream.spill !== null && this.heldBytes + batch.ends[batch.count - 1] > this.memoryBytes) {
+      stream.batches.push(spillBatch(stream, stream.spill, batch));
+      this.recycle(worker, batch);
+    } else {
+      stream.batches.push(batch);
+      this.heldBytes += batch.ends[batch.count - 1];
+    }
     this.drain();
   }
 
@@ -59,7 +103,7 @@ export class RowMerge {
       for (let i = 0; i < streams.length; i++) {
         const stream = streams[i];
         if (stream.batches.length === 0) continue;
-        const key = stream.batches[0].keys[stream.row];
+        const key = head(stream).keys[stream.row];
         if (key < bestKey) {
           otherKey = bestKey;
           bestKey = key;
@@ -69,7 +113,7 @@ export class RowMerge {
       if (best < 0) return;
       // Rows of the best stream go out in a run until one is not below the next key elsewhere.
       const stream = streams[best];
-      const batch = stream.batches[0];
+      const batch = head(stream);
       const { keys, ends, bytes, count } = batch;
       let row = stream.row;
       const first = row;
@@ -79,10 +123,44 @@ export class RowMerge {
       if (row === count) {
         stream.batches.shift();
         stream.row = 0;
-        this.recycle(best, batch);
+        if (batch === stream.loaded) {
+          stream.loaded = null;
+        } else {
+          this.heldBytes -= ends[count - 1];
+          this.recycle(best, batch);
+        }
       } else {
         stream.row = row;
       }
     }
   }
+}
+
+/** The stream's first batch, read back first if it was spilled. */
+function head(stream: Stream): RowBatch {
+  const first = stream.batches[0];
+  if ("bytes" in first) return first;
+  const { position, count, byteLength } = first;
+  const bytes = new Uint8Array(byteLength);
+  const ends = new Int32Array(count);
+  const keys = new Float64Array(count);
+  stream.spill!.read(position, bytes, byteLength);
+  stream.spill!.read(position + byteLength, new Uint8Array(ends.buffer), 4 * count);
+  stream.spill!.read(position + byteLength + 4 * count, new Uint8Array(keys.buffer), 8 * count);
+  const loaded: RowBatch = { bytes, ends, keys, count, watermark: 0 };
+  stream.batches[0] = loaded;
+  stream.loaded = loaded;
+  return loaded;
+}
+
+/** Appends a batch's rows, ends and keys to the stream's spill. */
+function spillBatch(stream: Stream, spill: RowSpill, batch: RowBatch): SpilledBatch {
+  const { count, ends, keys } = batch;
+  const byteLength = ends[count - 1];
+  spill.append(batch.bytes, 0, byteLength);
+  spill.append(new Uint8Array(ends.buffer, ends.byteOffset, 4 * count), 0, 4 * count);
+  spill.append(new Uint8Array(keys.buffer, keys.byteOffset, 8 * count), 0, 8 * count);
+  const spilled = { position: stream.spillEnd, count, byteLength };
+  stream.spillEnd += byteLength + 12 * count;
+  return spilled;
 }

@@ -10,6 +10,9 @@ export interface WorkerSetup {
   returns: MessagePort;
   idleTimeoutNs: number;
   activeTimeoutNs: number;
+  /** The worker's temporary file for rows waiting for its own earlier rows, and the memory they may take first. */
+  rowSpillPath: string;
+  rowMemoryBytes: number;
   /** Tests only: the worker throws at its n-th packet (0: never), or ends its thread there with `failByExit`. */
   failAfterPackets: number;
   failByExit: boolean;

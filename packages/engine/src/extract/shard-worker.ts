@@ -11,6 +11,7 @@ import {
   RowBuilder,
   type Session,
 } from "@tracemill/core";
+import { FileRowSpill } from "./file-row-spill.js";
 import { emptyResult } from "./flow-counts.js";
 import type { RowBatch, ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-protocol.js";
 import {
@@ -72,7 +73,7 @@ class RowOutbox {
   }
 }
 
-function run(setup: WorkerSetup): void {
+function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const ring = new RingReader(setup.ring);
   const base = new Float64Array(setup.ring.base);
   const { words, numbers, bytes } = ring;
@@ -90,13 +91,16 @@ function run(setup: WorkerSetup): void {
   let endLimit = Number.NaN;
 
   // OrderedRows passes rows on in runs of whole rows; each row ends with the only line feed in it.
-  const ordered = new OrderedRows((rowBytes, start, end) => {
-    for (let from = start; from < end; emitted++) {
-      const to = rowBytes.indexOf(NEWLINE, from) + 1;
-      outbox.add(rowBytes, from, to, starts[emitted & mask]);
-      from = to;
-    }
-  });
+  const ordered = new OrderedRows(
+    (rowBytes, start, end) => {
+      for (let from = start; from < end; emitted++) {
+        const to = rowBytes.indexOf(NEWLINE, from) + 1;
+        outbox.add(rowBytes, from, to, starts[emitted & mask]);
+        from = to;
+      }
+    },
+    { spill, memoryBytes: setup.rowMemoryBytes },
+  );
   const table = new FlowTable<undefined>(
     {
       createState: () => undefined,
@@ -194,8 +198,10 @@ function run(setup: WorkerSetup): void {
 }
 
 const setup = workerData as WorkerSetup;
+// Rows waiting for this worker's own earlier rows; a descriptor belongs to the process: closed here.
+const spill = new FileRowSpill(setup.rowSpillPath);
 try {
-  run(setup);
+  run(setup, spill);
 } catch (error) {
   new RingReader(setup.ring).fail();
   const failure: ShardFailure = {
@@ -203,4 +209,6 @@ try {
     code: (error as { code?: unknown }).code as string | undefined,
   };
   parentPort!.postMessage(failure);
+} finally {
+  spill.close();
 }

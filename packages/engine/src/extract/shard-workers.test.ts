@@ -1,11 +1,19 @@
 // The session workers' supervision: a failure on the reading thread's side of a worker's messages fails the run.
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { F_TIME, R_KIND, RecordType } from "./shard-ring.js";
 import { ShardWorkers } from "./shard-workers.js";
 
 describe("ShardWorkers", () => {
   it("fails the run, not the process, when handling a worker's rows throws", async () => {
-    const workers = new ShardWorkers(1, { idleTimeoutNs: 120e9, activeTimeoutNs: 1800e9 }, () => {
+    const options = {
+      idleTimeoutNs: 120e9,
+      activeTimeoutNs: 1800e9,
+      rowSpillPrefix: path.join(os.tmpdir(), "tracemill-never-spilled"),
+      rowMemoryBytes: 1 << 20,
+    };
+    const workers = new ShardWorkers(1, options, () => {
       throw new Error("merge broke");
     });
     try {

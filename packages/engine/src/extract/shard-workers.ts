@@ -9,6 +9,9 @@ import { createRingMemory, RingWriter } from "./shard-ring.js";
 export interface ShardWorkerOptions {
   idleTimeoutNs: number;
   activeTimeoutNs: number;
+  /** Worker i spills its waiting rows to `${rowSpillPrefix}-worker-${i}` beyond `rowMemoryBytes`. */
+  rowSpillPrefix: string;
+  rowMemoryBytes: number;
   /**
    * Tests only: worker `failWorker` throws at its `failAfterPackets`-th packet, or with `failByExit` ends its thread
    * there without reporting (as a worker killed for running out of memory would).
@@ -69,6 +72,8 @@ export class ShardWorkers {
       returns: channel.port2,
       idleTimeoutNs: options.idleTimeoutNs,
       activeTimeoutNs: options.activeTimeoutNs,
+      rowSpillPath: `${options.rowSpillPrefix}-worker-${i}`,
+      rowMemoryBytes: options.rowMemoryBytes,
       failAfterPackets: options.failWorker === i ? (options.failAfterPackets ?? 0) : 0,
       failByExit: options.failByExit === true,
     };

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CapturedPacket, TcpFlag } from "@tracemill/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   capturedPacket,
   ethernet,
@@ -18,6 +18,7 @@ import {
   udp,
 } from "../../../core/src/testing/index.js";
 import { type ExtractOptions, extractFeatures } from "./extract-features.js";
+import { FileRowSpill } from "./file-row-spill.js";
 import { runShardedPass } from "./sharded-pass.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -171,6 +172,20 @@ describe("extract --threads N", () => {
     const summary = await runShardedPass(file, csv, options, 3, {}, { tickAdds: 64 });
     expect(Buffer.compare(fs.readFileSync(csv), single.csv)).toBe(0);
     expect(summary.csv.rows).toBe(single.rows);
+  });
+
+  it("writes the single-thread order when the rows held for other workers go to temporary files", async () => {
+    const file = writeCapture(interleaved());
+    const single = await outputs(file, 1, { idleTimeout: 20, activeTimeout: 45 });
+    const dir = scratch();
+    const csv = path.join(dir, "features.csv");
+    const options = { idleTimeout: 20, activeTimeout: 45, length: "ip" } as const;
+    const appends = vi.spyOn(FileRowSpill.prototype, "append");
+    await runShardedPass(file, csv, options, 3, { rowMemoryBytes: 1 }, { tickAdds: 64 });
+    expect(appends.mock.calls.length).toBeGreaterThan(10);
+    appends.mockRestore();
+    expect(Buffer.compare(fs.readFileSync(csv), single.csv)).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual(["features.csv"]);
   });
 
   it("fails the run when a worker fails, leaving no CSV", async () => {

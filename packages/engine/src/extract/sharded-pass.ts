@@ -13,8 +13,10 @@ import {
   PacketDecoder,
   TracemillError,
 } from "@tracemill/core";
+import type { RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { FileDigest } from "./file-digest.js";
+import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
 import { addSessions, emptyResult } from "./flow-counts.js";
 import { checkedFlowOptions } from "./flow-options.js";
 import type { FlowOptions } from "./flow-pipeline.js";
@@ -55,7 +57,7 @@ export async function runShardedPass(
   csvPath: string,
   flowOptions: FlowOptions,
   threads: number,
-  run: ReadProgress,
+  run: ReadProgress & Pick<RunOptions, "rowMemoryBytes">,
   testing: Pick<ShardWorkerOptions, "failWorker" | "failAfterPackets" | "failByExit" | "stallLimitMs"> & {
     tickAdds?: number;
   } = {},
@@ -66,6 +68,9 @@ export async function runShardedPass(
   const digest = new FileDigest(capture);
   const idleTimeoutNs = options.idleTimeout * NS;
   const tickAdds = testing.tickAdds ?? TICK_ADDS;
+  const rowMemoryBytes = run.rowMemoryBytes ?? ROW_MEMORY_BYTES;
+  // Rows of one worker that wait for another's (its oldest live session holds them all back).
+  const spills = Array.from({ length: threads }, (_, i) => new FileRowSpill(`${csvPath}.waiting-rows-merge-${i}`));
   let workers: ShardWorkers | null = null;
   try {
     csv.write(new TextEncoder().encode(csvHeaderLine(FEATURE_COLUMNS)));
@@ -73,12 +78,15 @@ export async function runShardedPass(
       threads,
       (bytes, start, end) => csv.write(bytes, start, end),
       (worker, batch) => workers?.recycle(worker, batch),
+      { spills, memoryBytes: rowMemoryBytes },
     );
     workers = new ShardWorkers(
       threads,
       {
         idleTimeoutNs,
         activeTimeoutNs: options.activeTimeout * NS,
+        rowSpillPrefix: `${csvPath}.waiting-rows`,
+        rowMemoryBytes,
         failWorker: testing.failWorker,
         failAfterPackets: testing.failAfterPackets,
         failByExit: testing.failByExit,
@@ -227,6 +235,7 @@ export async function runShardedPass(
     throw workers === null ? error : await workers.reported(error);
   } finally {
     await workers?.stop();
+    for (const spill of spills) spill.close();
   }
 }
 
