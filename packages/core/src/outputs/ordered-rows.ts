@@ -34,7 +34,7 @@ const ENTRY = 3;
 export class OrderedRows {
   private next = 0;
   private mask = 1023;
-  /** Per row number (masked): chunk index + 1 (0: not put yet; negative: spilled run − 1), offset, length. */
+  /** Per row number (masked): chunk index + 1 (0: not put yet; −(run + 1) once spilled), offset, length. */
   private index = new Int32Array(ENTRY * 1024);
   private highest = -1;
   private readonly chunks: (Uint8Array | null)[] = [];
