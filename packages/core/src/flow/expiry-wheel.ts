@@ -6,7 +6,6 @@ import {
   N_LAST_TIME,
   RECORD_NUMBERS,
   RECORD_WORDS,
-  type Session,
   type SessionStore,
   W_GENERATION,
   W_HASH,
@@ -28,7 +27,7 @@ const BATCH = 32;
  * session ended otherwise (its generation changed) is skipped. Entries are a record's store slot and generation in
  * Int32Arrays that are reused: no array per bucket turn for the garbage collector to copy and promote.
  */
-export class ExpiryWheel<T> {
+export class ExpiryWheel {
   private readonly width: number;
   private readonly slots: Int32Array<ArrayBuffer>[];
   private readonly generations: Int32Array<ArrayBuffer>[];
@@ -49,10 +48,9 @@ export class ExpiryWheel<T> {
   /** The sum of the batches' early reads: a field a caller could read, so the JIT keeps the reads. */
   touched = 0;
 
-  /** `records` holds every session record by its store slot (the flow table fills it); `index` is the table's index. */
+  /** `store` holds the records and `index` is the table's index. */
   constructor(
     idleTimeoutNs: number,
-    private readonly records: readonly Session<T>[],
     private readonly store: SessionStore,
     private readonly index: SessionIndex,
   ) {
@@ -86,8 +84,8 @@ export class ExpiryWheel<T> {
     this.count++;
   }
 
-  /** Calls `end` for every session whose last packet is before `limit`; checks only buckets wholly before it. */
-  expire(limit: number, end: (session: Session<T>) => void): void {
+  /** Calls `end` with the slot of every session whose last packet is before `limit`; checks only buckets wholly before it. */
+  expire(limit: number, end: (slot: number) => void): void {
     if (this.count === 0) return;
     const width = this.width;
     while ((this.cursor + 1) * width <= limit && this.count > 0) {
@@ -121,8 +119,8 @@ export class ExpiryWheel<T> {
     this.due = this.cursor < 0 ? Number.POSITIVE_INFINITY : (this.cursor + 1) * width;
   }
 
-  /** Calls `end` for every live session, oldest bucket first, and empties the wheel. */
-  drain(end: (session: Session<T>) => void): void {
+  /** Calls `end` with the slot of every live session, oldest bucket first, and empties the wheel. */
+  drain(end: (slot: number) => void): void {
     for (let n = 0; this.count > 0 && n < this.lengths.length; n++) {
       const at = (this.cursor + n) % this.lengths.length;
       const slots = this.slots[at];
@@ -160,21 +158,20 @@ export class ExpiryWheel<T> {
 
   /**
    * Ends the batch's `count` due records, in entry order, after loading together every line ending reads: each
-   * record's lines and object, then its index line (the index removes it).
+   * record's lines, then its index line (the index removes it).
    */
-  private endDue(count: number, end: (session: Session<T>) => void): void {
+  private endDue(count: number, end: (slot: number) => void): void {
     if (count === 0) return;
     const due = this.ending;
-    const records = this.records;
     const wordChunks = this.store.wordChunks;
     let sum = 0;
-    for (let i = 0; i < count; i++) sum = (sum + this.store.lines(due[i]) + records[due[i]].slot) | 0;
+    for (let i = 0; i < count; i++) sum = (sum + this.store.lines(due[i])) | 0;
     for (let i = 0; i < count; i++) {
       const slot = due[i];
       sum = (sum + this.index.peek(wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_HASH])) | 0;
     }
     this.touched = sum;
-    for (let i = 0; i < count; i++) end(records[due[i]]);
+    for (let i = 0; i < count; i++) end(due[i]);
   }
 
   /** Empties bucket `at` by giving it the spare arrays; returns how many entries its old arrays hold. */

@@ -17,9 +17,8 @@ interface Ended {
 function table(idleTimeoutNs = 60e9) {
   const ended: Ended[] = [];
   const packets = new Map<number, number>();
-  const flows = new FlowTable<null>(
+  const flows = new FlowTable(
     {
-      createState: () => null,
       onStart: () => {},
       onPacket: (session) => packets.set(session.seq, (packets.get(session.seq) ?? 0) + 1),
       onEnd: (session) =>

@@ -9,16 +9,16 @@ export interface FlowTableOptions {
   activeTimeoutNs?: number;
 }
 
-export interface FlowTableHooks<T> {
-  /**
-   * Creates the per-session state of a new session record (records are reused, so this runs rarely); `slot` is the
-   * record's slot in the session store: 0, 1, 2, … in creation order.
-   */
-  createState(slot: number): T;
+/**
+ * Every hook gets the table's one session view, pointed at the record concerned for that call only: a hook must not
+ * keep it (or compare it) past its call. State per session is kept by `session.slot` (or `packet.slot`): records are
+ * reused, and slots are 0, 1, 2, … in the order records are first used, each first seen in an onStart.
+ */
+export interface FlowTableHooks {
   /** A session starts with `packet` (called before `onPacket` for the same packet, and before it is counted). */
-  onStart(session: Session<T>, packet: FlowPacket): void;
+  onStart(session: Session, packet: FlowPacket): void;
   /** Every packet of a session, the first one included, once it is counted (last time, packet and byte counters). */
-  onPacket(session: Session<T>, packet: FlowPacket): void;
+  onPacket(session: Session, packet: FlowPacket): void;
   /** A session ended (`session.endReason` says why); the record is reused after this returns. */
-  onEnd(session: Session<T>): void;
+  onEnd(session: Session): void;
 }

@@ -27,11 +27,10 @@ describe("FlowTable", () => {
     // The owner words hold values set at the start and checked on every packet and at the end: the table never
     // writes them, and writing them never changes the table's counters.
     let ownerWordsChanged = 0;
-    const owned = (session: Session<null>) =>
+    const owned = (session: Session) =>
       session.ownerWord0 === -1 - session.seq && session.ownerWord1 === (session.seq ^ 0x5a5a5a5a);
-    const table = new FlowTable<null>(
+    const table = new FlowTable(
       {
-        createState: () => null,
         onStart: (session) => {
           session.ownerWord0 = -1 - session.seq;
           session.ownerWord1 = session.seq ^ 0x5a5a5a5a;
@@ -110,8 +109,7 @@ describe("FlowTable", () => {
   it("keeps every record's fields apart across store chunks under 10 000 live sessions", () => {
     const count = 10_000;
     const ended: string[] = [];
-    const table = new FlowTable<null>({
-      createState: () => null,
+    const table = new FlowTable({
       onStart: () => {},
       onPacket: () => {},
       onEnd: (session) =>
@@ -151,8 +149,7 @@ describe("FlowTable", () => {
 
   it("ends idle sessions while the capture goes on, not only at its end", () => {
     const ends: number[] = [];
-    const table = new FlowTable<null>({
-      createState: () => null,
+    const table = new FlowTable({
       onStart: () => {},
       onPacket: () => {},
       onEnd: (session) => ends.push(session.seq),
@@ -172,8 +169,7 @@ describe("FlowTable", () => {
 
   it("notices an idle session within a thousandth of the idle timeout", () => {
     const ends: number[] = [];
-    const table = new FlowTable<null>({
-      createState: () => null,
+    const table = new FlowTable({
       onStart: () => {},
       onPacket: () => {},
       onEnd: (session) => ends.push(session.seq),
@@ -191,7 +187,7 @@ describe("FlowTable", () => {
   });
 
   it("rejects a timeout that is not a positive number", () => {
-    const hooks = { createState: () => null, onStart() {}, onPacket() {}, onEnd() {} };
+    const hooks = { onStart() {}, onPacket() {}, onEnd() {} };
     for (const options of [{ idleTimeoutNs: 0 }, { activeTimeoutNs: -1 }, { idleTimeoutNs: Number.NaN }]) {
       try {
         new FlowTable(hooks, options);

@@ -31,13 +31,14 @@ import {
   W_HASH,
   W_KEY,
   W_PORTS,
+  withReason,
 } from "./session.js";
 import { SessionIndex } from "./session-index.js";
 
 const SYN_ACK = TcpFlag.SYN | TcpFlag.ACK;
 const NS = 1e9;
 
-export class FlowTable<T> {
+export class FlowTable {
   readonly idleTimeoutNs: number;
   readonly activeTimeoutNs: number;
   /** Packets whose timestamp was earlier than an earlier packet's: counted at the latest time seen instead. */
@@ -45,15 +46,16 @@ export class FlowTable<T> {
   /** Sessions started so far (the next session's seq). */
   started = 0;
   private readonly index = new SessionIndex();
-  /** Every record by its store slot. */
-  private readonly records: Session<T>[] = [];
-  private readonly wheel: ExpiryWheel<T>;
-  private readonly endIdle = (session: Session<T>) => {
-    if (!session.closed) session.endReason = EndReason.Idle;
-    this.end(session);
+  private readonly wheel: ExpiryWheel;
+  private readonly endIdle = (slot: number) => {
+    this.closeAs(slot, EndReason.Idle);
+    this.end(slot);
   };
-  private readonly pool: Session<T>[] = [];
+  /** Slots of ended records, taken again before the store adds one. */
+  private readonly free: number[] = [];
   private readonly store: SessionStore;
+  /** The one view the hooks get, pointed at the record of each call. */
+  private readonly session: Session;
   private readonly packet: FlowPacket;
   private baseSec = Number.NaN;
   private clock = 0;
@@ -61,7 +63,7 @@ export class FlowTable<T> {
   private readonly endpoints = new EndpointKey();
 
   constructor(
-    private readonly hooks: FlowTableHooks<T>,
+    private readonly hooks: FlowTableHooks,
     options: FlowTableOptions = {},
   ) {
     this.idleTimeoutNs = options.idleTimeoutNs ?? 120 * NS;
@@ -75,7 +77,8 @@ export class FlowTable<T> {
       }
     }
     this.store = new SessionStore();
-    this.wheel = new ExpiryWheel<T>(this.idleTimeoutNs, this.records, this.store, this.index);
+    this.session = new Session(this.store);
+    this.wheel = new ExpiryWheel(this.idleTimeoutNs, this.store, this.index);
     this.packet = createFlowPacket();
   }
 
@@ -93,7 +96,7 @@ export class FlowTable<T> {
    * Adds a decoded TCP or UDP packet (its `kind` is Tcp or Udp and its ports are known). `length` is the byte count
    * to account for it. Sessions idle at this packet's time end first.
    */
-  add(decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number): Session<T> {
+  add(decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number): void {
     if (Number.isNaN(this.baseSec)) this.baseSec = tsSec;
     let time = (tsSec - this.baseSec) * NS + tsNsec;
     if (time < this.clock) {
@@ -157,16 +160,15 @@ export class FlowTable<T> {
       // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
       const idle = time - numbers[n + N_LAST_TIME] > this.idleTimeoutNs;
       if (newSyn || idle || time - numbers[n + N_FIRST_TIME] > this.activeTimeoutNs) {
-        const session = this.records[slot];
-        if (!closed) session.endReason = idle ? EndReason.Idle : EndReason.Active;
-        this.end(session);
+        this.closeAs(slot, idle ? EndReason.Idle : EndReason.Active);
+        this.end(slot);
         slot = -1;
       }
     }
-    let session: Session<T>;
+    const session = this.session;
     if (slot < 0) {
-      session = this.open(decoded, hash, time, index);
-      slot = session.slot;
+      slot = this.open(decoded, hash, time, index);
+      session.point(slot);
       const words = wordChunks[slot >>> CHUNK_SHIFT];
       const w = RECORD_WORDS * (slot & CHUNK_MASK);
       forward = words[w + W_PORTS] === fwdPorts && endpoints.isForward(words, w);
@@ -174,7 +176,7 @@ export class FlowTable<T> {
       packet.forward = forward;
       this.hooks.onStart(session, packet);
     } else {
-      session = this.records[slot];
+      session.point(slot);
     }
 
     packet.slot = slot;
@@ -191,9 +193,8 @@ export class FlowTable<T> {
     }
     // Most TCP packets carry neither flag: tested here, so that they cost no call.
     if (protocol === 6 && (packet.tcpFlags & (TcpFlag.RST | TcpFlag.FIN)) !== 0)
-      this.trackClose(session, packet.tcpFlags, forward);
+      this.trackClose(slot, packet.tcpFlags, forward);
     this.hooks.onPacket(session, packet);
-    return session;
   }
 
   /**
@@ -208,38 +209,44 @@ export class FlowTable<T> {
   /** The end of the capture: ends every session (those idle for longer than the timeout with reason idle). */
   flush(): void {
     const limit = this.clock - this.idleTimeoutNs;
-    this.wheel.drain((session) => {
-      if (!session.closed) session.endReason = session.lastTime < limit ? EndReason.Idle : EndReason.EndOfCapture;
-      this.end(session);
+    this.wheel.drain((slot) => {
+      const lastTime =
+        this.store.numberChunks[slot >>> CHUNK_SHIFT][RECORD_NUMBERS * (slot & CHUNK_MASK) + N_LAST_TIME];
+      this.closeAs(slot, lastTime < limit ? EndReason.Idle : EndReason.EndOfCapture);
+      this.end(slot);
     });
   }
 
   /** A TCP packet with RST or FIN: a RST closes the session, and so does the second side's FIN. */
-  private trackClose(session: Session<T>, flags: number, forward: boolean): void {
-    const slot = session.slot;
+  private trackClose(slot: number, flags: number, forward: boolean): void {
     const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
     const at = RECORD_WORDS * (slot & CHUNK_MASK) + W_KEY;
     const state = words[at];
     if (state & CLOSED) return;
     if (flags & TcpFlag.RST) {
-      words[at] = state | CLOSED;
-      session.endReason = EndReason.Rst;
+      words[at] = withReason(state | CLOSED, EndReason.Rst);
       return;
     }
     const fins = state | (forward ? FIN_FWD : FIN_BWD);
     if ((fins & (FIN_FWD | FIN_BWD)) === (FIN_FWD | FIN_BWD)) {
-      words[at] = fins | CLOSED;
-      session.endReason = EndReason.Fin;
+      words[at] = withReason(fins | CLOSED, EndReason.Fin);
     } else {
       words[at] = fins;
     }
   }
 
-  private open(decoded: DecodedPacket, hash: number, time: number, index: number): Session<T> {
-    const session = this.pool.pop() ?? this.newRecord();
+  /** Records why the session in `slot` ends, unless a FIN or RST closed it (which said why). */
+  private closeAs(slot: number, reason: EndReason): void {
+    const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
+    const at = RECORD_WORDS * (slot & CHUNK_MASK) + W_KEY;
+    if ((words[at] & CLOSED) === 0) words[at] = withReason(words[at], reason);
+  }
+
+  /** Opens a record for a session (its end reason: end of capture) and returns its slot. */
+  private open(decoded: DecodedPacket, hash: number, time: number, index: number): number {
+    const slot = this.free.length > 0 ? (this.free.pop() as number) : this.store.add();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
-    const slot = session.slot;
     const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
     const w = RECORD_WORDS * (slot & CHUNK_MASK);
     this.endpoints.write(words, w, swap);
@@ -259,24 +266,18 @@ export class FlowTable<T> {
     numbers[n + N_BASE_SEC] = this.baseSec;
     numbers[n + N_SEQ] = this.started++;
     numbers[n + N_FIRST_INDEX] = index;
-    session.endReason = EndReason.EndOfCapture;
     this.index.insert(hash, slot);
     this.wheel.push(slot, words[w + W_GENERATION], time);
-    return session;
+    return slot;
   }
 
-  private newRecord(): Session<T> {
-    const slot = this.store.add();
-    const session = new Session<T>(this.hooks.createState(slot), this.store, slot);
-    this.records[session.slot] = session;
-    return session;
-  }
-
-  private end(session: Session<T>): void {
-    const slot = session.slot;
-    this.index.remove(session.hash, slot);
-    this.store.wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_GENERATION]++;
-    this.hooks.onEnd(session);
-    this.pool.push(session);
+  private end(slot: number): void {
+    const words = this.store.wordChunks[slot >>> CHUNK_SHIFT];
+    const w = RECORD_WORDS * (slot & CHUNK_MASK);
+    this.index.remove(words[w + W_HASH], slot);
+    words[w + W_GENERATION]++;
+    this.session.point(slot);
+    this.hooks.onEnd(this.session);
+    this.free.push(slot);
   }
 }

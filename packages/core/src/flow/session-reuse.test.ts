@@ -1,9 +1,9 @@
-// A reused session record (the flow table pools them) shows only its new session's fields: close state, counts,
-// times, ports, addresses and IP version are all those of the session that now holds it.
+// A reused session record (the flow table reuses them) shows only its new session's fields: close state, counts,
+// times, ports, addresses and IP version are all those of the session that now holds it. The hooks see one view.
 import { expect, it } from "vitest";
 import { createDecodedPacket, type DecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
 import { FlowTable } from "./flow-table.js";
-import type { Session } from "./session.js";
+import { EndReason, type Session } from "./session.js";
 
 const NS = 1e9;
 
@@ -43,9 +43,8 @@ it("a pooled record shows none of the previous session's values", () => {
   const starts: ReturnType<typeof snapshot>[] = [];
   const ends: ReturnType<typeof snapshot>[] = [];
   const slots: number[] = [];
-  const table = new FlowTable<null>(
+  const table = new FlowTable(
     {
-      createState: () => null,
       onStart: (s) => {
         starts.push(snapshot(s));
         slots.push(s.slot);
@@ -100,4 +99,46 @@ it("a pooled record shows none of the previous session's values", () => {
   expect(starts.map((s) => [s.packets, s.bytes, s.close, s.endReason])).toEqual(
     Array.from({ length: 3 }, () => [[0, 0], [0, 0], [false, false, false], "end-of-capture"]),
   );
+});
+
+it("hands every hook the one view, pointed at the call's record, whose end reason an owner may set", () => {
+  const views = new Set<Session>();
+  const seen: [string, number, number][] = [];
+  const reasons = Object.values(EndReason);
+  const table = new FlowTable({
+    onStart: (s, p) => {
+      views.add(s);
+      seen.push(["start", s.slot, p.slot]);
+    },
+    onPacket: (s, p) => {
+      views.add(s);
+      seen.push(["packet", s.slot, p.slot]);
+    },
+    onEnd: (s) => {
+      views.add(s);
+      seen.push(["end", s.slot, s.seq]);
+      // Every reason is kept apart from the record's key: protocol, version and close bits stay as they were.
+      const [protocol, version, closed] = [s.protocol, s.ipVersion, s.closed];
+      for (const reason of reasons) {
+        s.endReason = reason;
+        expect([s.endReason, s.protocol, s.ipVersion, s.closed]).toEqual([reason, protocol, version, closed]);
+      }
+    },
+  });
+  for (let i = 0; i < 3; i++) table.add(packet(i === 1, 17, i, 100, [1000 + i, 53]), 100, i, 40, i);
+  table.add(packet(false, 17, 0, 100, [1000, 53]), 100, 9, 40, 3);
+  table.flush();
+  expect(views.size).toBe(1);
+  expect(seen).toEqual([
+    ["start", 0, 0],
+    ["packet", 0, 0],
+    ["start", 1, 1],
+    ["packet", 1, 1],
+    ["start", 2, 2],
+    ["packet", 2, 2],
+    ["packet", 0, 0],
+    ["end", 0, 0],
+    ["end", 1, 1],
+    ["end", 2, 2],
+  ]);
 });

@@ -53,9 +53,8 @@ export function runScenario(packets: string, options: FlowTableOptions = {}) {
   });
   const reasons: EndReason[] = [];
   const states: FeatureState[] = [];
-  const table = new FlowTable<undefined>(
+  const table = new FlowTable(
     {
-      createState: () => undefined,
       onStart: (session, packet) => features.start(session, packet),
       onPacket: (session, packet) => {
         const state = features.stateFor(session, packet);

@@ -28,19 +28,18 @@ export interface FlowOptions {
 }
 
 /**
- * A session as the pipeline's hooks see it: its state is the hook's own (undefined without `createState`: no object
- * per record for the garbage collector to mark); the features' state is found from the record (FeatureSet.stateOf).
+ * A session as the pipeline's hooks see it: the flow table's one view, valid during the call only (FlowTableHooks).
+ * A hook keeps its per-session state by `session.slot`; the features' state is found from the record
+ * (FeatureSet.stateOf).
  */
-export type PipelineSession<S> = Session<S>;
+export type PipelineSession = Session;
 
-export interface FlowHooks<S = undefined> {
-  /** Creates a hook state for a session record (records are reused: reset it in onSessionStart). */
-  createState?(): S;
-  onSessionStart?(session: PipelineSession<S>, packet: FlowPacket): void;
+export interface FlowHooks {
+  onSessionStart?(session: PipelineSession, packet: FlowPacket): void;
   /** Every packet of a session, the first included, with its captured bytes (valid during the call only). */
-  onPacket?(session: PipelineSession<S>, packet: FlowPacket, captured: CapturedPacket): void;
+  onPacket?(session: PipelineSession, packet: FlowPacket, captured: CapturedPacket): void;
   /** The session ended; `features.finish(features.stateOf(session), session, row)` writes its feature columns. */
-  onSessionEnd(session: PipelineSession<S>, features: FeatureSet): void;
+  onSessionEnd(session: PipelineSession, features: FeatureSet): void;
 }
 
 /** Why packets did not go into a session. */
@@ -80,10 +79,10 @@ interface HeldFragment {
 }
 
 /** Runs the pass over `input`; sessions end through `hooks.onSessionEnd` in end order (not start order). */
-export async function runFlowPipeline<S = undefined>(
+export async function runFlowPipeline(
   input: string,
   options: FlowOptions,
-  hooks: FlowHooks<S>,
+  hooks: FlowHooks,
   run: ReadProgress = {},
 ): Promise<FlowResult> {
   const features = new FeatureSet();
@@ -92,9 +91,8 @@ export async function runFlowPipeline<S = undefined>(
   const { onPacket, onSessionStart, onSessionEnd } = hooks;
   let captured: CapturedPacket;
 
-  const table: FlowTable<S> = new FlowTable<S>(
+  const table = new FlowTable(
     {
-      createState: () => hooks.createState?.() as S,
       onStart(session, packet) {
         features.start(session, packet);
         onSessionStart?.(session, packet);

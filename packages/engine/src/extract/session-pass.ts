@@ -20,7 +20,11 @@ import { checkedFlowOptions } from "./flow-options.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
 
-/** Per-session work beside the features. States are created once per session record and reused. */
+/**
+ * Per-session work beside the features. States are created once per session record and reused. The session given
+ * to a hook is valid during the call only (the flow table's one view, FlowTableHooks): keep nothing of it past the
+ * call but its values, or state by `session.slot` / `packet.slot`.
+ */
 export interface SessionHooks<S> {
   /** The state of the record in store slot `slot` (`Session.slot`); records are created in slot order from 0. */
   createState(slot: number): S;
@@ -81,7 +85,8 @@ export async function runSessionPass<S>(
   const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
-  let slots = 0;
+  /** The hooks' state of each session record, by store slot. */
+  const states: S[] = [];
   try {
     csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
     const row = new RowBuilder();
@@ -89,7 +94,7 @@ export async function runSessionPass<S>(
       spill,
       memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES,
     });
-    const result = await runFlowPipeline<S>(
+    const result = await runFlowPipeline(
       capture,
       flow,
       hooks === null
@@ -103,14 +108,17 @@ export async function runSessionPass<S>(
             },
           }
         : {
-            createState: () => hooks.createState(slots++),
-            onSessionStart: (session) => hooks.onStart(session.state, session),
+            onSessionStart(session) {
+              // A record's first session makes its state: slots are first used in order from 0.
+              if (session.slot === states.length) states.push(hooks.createState(session.slot));
+              hooks.onStart(states[session.slot], session);
+            },
             // Without a packet hook the pipeline skips the call (and the copy of held fragments' bytes) altogether.
             onPacket: hooks.onPacket,
             onSessionEnd(session, features) {
               row.start();
               features.finish(features.stateOf(session), session, row);
-              hooks.onEnd(session.state, session, row);
+              hooks.onEnd(states[session.slot], session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);
               rows++;

@@ -101,9 +101,8 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
     },
     { spill, memoryBytes: setup.rowMemoryBytes },
   );
-  const table = new FlowTable<undefined>(
+  const table = new FlowTable(
     {
-      createState: () => undefined,
       onStart(session, packet) {
         const seq = session.seq;
         if (seq - emitted > mask) {
@@ -119,7 +118,7 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         const state = features.stateFor(session, packet);
         if (state >= 0) features.update(state, packet);
       },
-      onEnd(session: Session<undefined>) {
+      onEnd(session: Session) {
         if (!Number.isNaN(endLimit) && !session.closed) {
           session.endReason = session.lastTime < endLimit ? EndReason.Idle : EndReason.EndOfCapture;
         }
