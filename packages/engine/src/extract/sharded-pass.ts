@@ -68,7 +68,8 @@ export async function runShardedPass(
   const digest = new FileDigest(capture);
   const idleTimeoutNs = options.idleTimeout * NS;
   const tickAdds = testing.tickAdds ?? TICK_ADDS;
-  const rowMemoryBytes = run.rowMemoryBytes ?? ROW_MEMORY_BYTES;
+  // The limit is shared by the merge and the workers, so that waiting rows take as much memory as in the single pass.
+  const rowMemoryBytes = Math.ceil((run.rowMemoryBytes ?? ROW_MEMORY_BYTES) / (threads + 1));
   // Rows of one worker that wait for another's (its oldest live session holds them all back).
   const spills = Array.from({ length: threads }, (_, i) => new FileRowSpill(`${csvPath}.waiting-rows-merge-${i}`));
   let workers: ShardWorkers | null = null;
