@@ -1,7 +1,7 @@
 // Starts and stops the session workers of `extract --threads N`: from the built JavaScript, or from the TypeScript
 // sources (tests) through module hooks that transpile them, and collects their messages for the reading thread.
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { TracemillError } from "@tracemill/core";
+import { isTracemillError, TracemillError } from "@tracemill/core";
 import type { ErrorCode } from "@tracemill/core/errors";
 import type { RowBatch, ShardDone, ShardMessage, WorkerSetup } from "./shard-protocol.js";
 import { createRingMemory, RingWriter } from "./shard-ring.js";
@@ -92,18 +92,21 @@ export class ShardWorkers {
     this.finished.push(
       new Promise<ShardDone>((resolve, reject) => {
         let settled = false;
-        const failed = (message: string, code?: string) => {
+        const failedWith = (error: Error) => {
           if (settled) return;
           settled = true;
-          reject(this.fail(workerError(i, message, code)));
+          reject(this.fail(error));
         };
+        const failed = (message: string, code?: string) => failedWith(workerError(i, message, code));
         worker.on("message", (message: ShardMessage) => {
           if ("bytes" in message) {
             // A broken merge invariant fails the run; thrown from this handler it would end the process.
             try {
               onRows(i, message);
             } catch (error) {
-              failed(error instanceof Error ? error.message : String(error));
+              // The merge's own typed failure (writing the CSV or its temporary file) is the run's, not the worker's.
+              if (isTracemillError(error)) failedWith(error);
+              else failed(error instanceof Error ? error.message : String(error));
             }
           } else if ("ready" in message) started();
           else if ("done" in message) {

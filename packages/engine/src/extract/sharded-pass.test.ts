@@ -188,6 +188,22 @@ describe("extract --threads N", () => {
     expect(fs.readdirSync(dir)).toEqual(["features.csv"]);
   });
 
+  it("fails with OUTPUT_FAILED naming the file, not a worker, when the merge's temporary file cannot be written", async () => {
+    const file = writeCapture(interleaved());
+    const dir = scratch();
+    const csv = path.join(dir, "features.csv");
+    // The merge's spill is created exclusively: a file in its place makes its first append fail.
+    fs.writeFileSync(`${csv}.waiting-rows-merge-0`, "");
+    const options = { idleTimeout: 20, activeTimeout: 45, length: "ip" } as const;
+    const failure = await runShardedPass(file, csv, options, 2, { rowMemoryBytes: 1 }, { tickAdds: 64 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: "OUTPUT_FAILED" });
+    expect((failure as Error).message).toMatch(/^\S+waiting-rows-merge-0: could not hold rows .*EEXIST/);
+    expect(fs.readdirSync(dir)).toEqual(["features.csv.waiting-rows-merge-0"]);
+  });
+
   it("fails the run when a worker fails, leaving no CSV", async () => {
     const options = { idleTimeout: 120, activeTimeout: 1800, length: "ip" } as const;
     const small = writeCapture(interleaved());
