@@ -20,9 +20,13 @@ OUT=${OUT:-$(dirname "$CAPTURE")}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
 if [ ! -s "$CAPTURE" ]; then
+  # The builder names its output bench-large.pcap, and builds bench-small.pcap beside it first.
+  [ "$(basename "$CAPTURE")" = bench-large.pcap ] || { echo "no capture at $CAPTURE" >&2; exit 1; }
+  dir=$(dirname "$CAPTURE")
+  had_small=$([ -e "$dir/bench-small.pcap" ] && echo yes || echo no)
   echo "building $CAPTURE (BENCH_LARGE_FACTOR=42)…" >&2
-  BENCH_LARGE_FACTOR=42 bash "$ROOT/../shared/bench/make-bench-capture.sh" "$(dirname "$CAPTURE")" >&2
-  rm -f "$(dirname "$CAPTURE")/bench-small.pcap"
+  BENCH_LARGE_FACTOR=42 bash "$ROOT/../shared/bench/make-bench-capture.sh" "$dir" >&2
+  [ "$had_small" = yes ] || rm -f "$dir/bench-small.pcap"
 fi
 echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %9s %9s %12s %10s\n' threads wall_s cpu_s peak_RSS_MB rows
