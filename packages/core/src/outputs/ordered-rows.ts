@@ -52,6 +52,8 @@ export class OrderedRows {
   /** Spilled runs by number; null once every row of the run has been passed on. */
   private readonly runs: (SpilledRun | null)[] = [];
   private spillBytes = 0;
+  /** The lowest row number put in memory since the last spill: a spill looks for rows in memory from there on. */
+  private lowestInMemory = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly sink: RowSink,
@@ -102,6 +104,7 @@ export class OrderedRows {
     this.liveRows[this.current]++;
     this.waitingBytes += length;
     this.waitingRows++;
+    if (seq < this.lowestInMemory) this.lowestInMemory = seq;
     if (this.waitingBytes > this.memoryBytes && this.spill !== null) this.spillWaiting(this.spill);
   }
 
@@ -197,7 +200,7 @@ export class OrderedRows {
         used += fromEnd - fromStart;
       }
     };
-    for (let seq = this.next + 1; seq <= this.highest; seq++) {
+    for (let seq = Math.max(this.next + 1, this.lowestInMemory); seq <= this.highest; seq++) {
       const at = ENTRY * (seq & this.mask);
       const where = this.index[at];
       if (where <= 0) continue;
@@ -219,6 +222,7 @@ export class OrderedRows {
     this.spillBytes += this.waitingBytes;
     this.runs.push(new SpilledRun(start, this.spillBytes));
     this.waitingBytes = 0;
+    this.lowestInMemory = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.chunks.length; i++) {
       if (this.chunks[i] === null) continue;
       this.liveRows[i] = 0;
