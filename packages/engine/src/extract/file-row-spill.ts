@@ -2,7 +2,8 @@
 // once they take more memory than allowed. The file is unlinked as soon as it is created, so no run, however it
 // ends, leaves it behind; the space is the system's again when the descriptor closes.
 import fs from "node:fs";
-import { type RowSpill, TracemillError } from "@tracemill/core";
+import type { RowSpill } from "@tracemill/core";
+import { outputError } from "./output-file.js";
 
 /** Bytes of waiting rows an output keeps in memory before it spills them (RunOptions.rowMemoryBytes). */
 export const ROW_MEMORY_BYTES = 64 << 20;
@@ -26,7 +27,7 @@ export class FileRowSpill implements RowSpill {
         this.size += written;
       }
     } catch (error) {
-      throw spillError(this.path, `could not hold rows waiting to be written in order (at byte ${this.size})`, error);
+      throw outputError(this.path, `could not hold rows waiting to be written in order (at byte ${this.size})`, error);
     }
   }
 
@@ -40,7 +41,7 @@ export class FileRowSpill implements RowSpill {
         at += read;
       }
     } catch (error) {
-      throw spillError(this.path, `could not be read back at byte ${position}`, error);
+      throw outputError(this.path, `could not be read back at byte ${position}`, error);
     }
   }
 
@@ -49,9 +50,4 @@ export class FileRowSpill implements RowSpill {
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
   }
-}
-
-function spillError(file: string, what: string, error: unknown): TracemillError {
-  const reason = error instanceof Error ? error.message.replace(/, \w+ '.*'$|, \w+$/, "") : String(error);
-  return new TracemillError("OUTPUT_FAILED", `${file}: ${what} (${reason})`, { file, cause: error });
 }

@@ -203,7 +203,7 @@ export class OutputFile {
 }
 
 /** A file system error as OUTPUT_FAILED naming the output and the system's reason (e.g. "ENOSPC: no space left"). */
-function outputError(file: string, what: string, error: unknown): TracemillError {
+export function outputError(file: string, what: string, error: unknown): TracemillError {
   const reason = error instanceof Error ? error.message.replace(/, \w+ '.*'$|, \w+$/, "") : String(error);
   return new TracemillError("OUTPUT_FAILED", `${file}: ${what} (${reason})`, { file, cause: error });
 }
