@@ -183,41 +183,32 @@ export class OrderedRows {
     const run = -(this.runs.length + 1);
     const start = this.spillBytes;
     const staging = this.spare.pop() ?? new Uint8Array(CHUNK_SIZE);
+    const index = this.index;
+    const mask = this.mask;
     let used = 0;
+    // The piece of neighbouring rows being gathered, in locals (not variables a closure shares, which lived in a
+    // context object: a load or store each per row, and a write barrier per chunk change).
     let from: Uint8Array | null = null;
     let fromStart = 0;
     let fromEnd = 0;
-    const copy = () => {
-      if (from === null) return;
-      if (used + fromEnd - fromStart > staging.length) {
-        spill.append(staging, 0, used);
-        used = 0;
-      }
-      if (fromEnd - fromStart > staging.length) {
-        spill.append(from, fromStart, fromEnd);
-      } else {
-        staging.set(from.subarray(fromStart, fromEnd), used);
-        used += fromEnd - fromStart;
-      }
-    };
     for (let seq = Math.max(this.next + 1, this.lowestInMemory); seq <= this.highest; seq++) {
-      const at = ENTRY * (seq & this.mask);
-      const where = this.index[at];
+      const at = ENTRY * (seq & mask);
+      const where = index[at];
       if (where <= 0) continue;
       const chunk = this.chunks[where - 1]!;
-      const offset = this.index[at + 1];
-      const length = this.index[at + 2];
+      const offset = index[at + 1];
+      const length = index[at + 2];
       if (chunk === from && offset === fromEnd) {
         fromEnd += length;
       } else {
-        copy();
+        if (from !== null) used = stage(spill, staging, used, from, fromStart, fromEnd);
         from = chunk;
         fromStart = offset;
         fromEnd = offset + length;
       }
-      this.index[at] = run;
+      index[at] = run;
     }
-    copy();
+    if (from !== null) used = stage(spill, staging, used, from, fromStart, fromEnd);
     if (used > 0) spill.append(staging, 0, used);
     this.spillBytes += this.waitingBytes;
     this.runs.push(new SpilledRun(start, this.spillBytes));
@@ -273,4 +264,28 @@ export class OrderedRows {
     this.mask = mask;
     this.index = index;
   }
+}
+
+/**
+ * Appends bytes[start, end) to `spill` through `staging`, of which `used` bytes are filled (written out first when
+ * the piece does not fit; a piece longer than `staging` goes out directly); returns the bytes of `staging` filled.
+ */
+function stage(
+  spill: RowSpill,
+  staging: Uint8Array,
+  used: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  if (used + end - start > staging.length) {
+    spill.append(staging, 0, used);
+    used = 0;
+  }
+  if (end - start > staging.length) {
+    spill.append(bytes, start, end);
+    return used;
+  }
+  staging.set(bytes.subarray(start, end), used);
+  return used + end - start;
 }
