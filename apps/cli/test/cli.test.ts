@@ -1,5 +1,6 @@
 // The command's wiring: version, help, usage errors, and `serve` answering health and the web shell.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli, type ServedApp, serve } from "./run-cli.js";
@@ -24,6 +25,38 @@ describe("tracemill", () => {
     const result = runCli(["no-such-command"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("unknown command 'no-such-command'");
+  });
+
+  it("refuses an output file that is a directory or in a missing directory, before reading anything", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-outputs-"));
+    try {
+      const capture = path.join(repoRoot, "test/fixtures/features/captures/wikipedia-browse.pcap");
+      const commands = [
+        ["extract", capture, "-o", dir],
+        ["extract", capture, "-o", path.join(dir, "f.csv"), "--summary", dir],
+        ["ipt", capture, "-o", dir],
+        ["ipt", capture, "-o", path.join(dir, "i.txt"), "--csv", dir],
+        ["label", capture, "--attacks", capture, "-o", dir],
+        ["images", capture, "-n", "4", "-o", dir],
+        ["merge", capture, capture, "-o", dir],
+      ];
+      for (const args of commands) {
+        const result = runCli(args);
+        expect(result.status, args.join(" ")).toBe(2);
+        expect(result.stderr, args.join(" ")).toContain(`${dir} is a directory: give a file name`);
+      }
+      const missing = runCli(["extract", capture, "-o", path.join(dir, "no-such-dir", "f.csv")]);
+      expect(missing.status).toBe(2);
+      expect(missing.stderr).toContain(`${path.join(dir, "no-such-dir")} is not an existing directory`);
+      // A default output name is checked too (commander parses only the values given).
+      fs.mkdirSync(path.join(dir, "ipt.txt"));
+      const byDefault = runCli(["ipt", capture], { cwd: dir });
+      expect(byDefault.status).toBe(1);
+      expect(byDefault.stderr).toBe("tracemill: ipt.txt is a directory: give a file name\n");
+      expect(fs.readdirSync(dir)).toEqual(["ipt.txt"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // chose: the engine writes fixed names into an empty directory, the command line lets users name files.
 import fs from "node:fs";
 import path from "node:path";
+import { TracemillError } from "@tracemill/core/errors";
 import type { CapabilityResult, RunOptions } from "@tracemill/engine";
 import { type Command, InvalidArgumentError } from "commander";
 
@@ -13,6 +14,8 @@ export async function runIntoFiles(
   run: (options: RunOptions) => Promise<CapabilityResult>,
   placement: (result: CapabilityResult) => OutputPlacement,
 ): Promise<CapabilityResult> {
+  // A default output name needs the same check as a given one (commander parses only given values).
+  checkOutputFile(anchor, (message) => new TracemillError("BAD_OPTION", message, { file: anchor }));
   // Same directory as the target, so the final rename never crosses file systems.
   const outDir = await fs.promises.mkdtemp(path.join(path.dirname(path.resolve(anchor)), ".tracemill-"));
   try {
@@ -30,6 +33,25 @@ export async function runIntoFiles(
 export function withExtension(file: string, extension: string): string {
   const parsed = path.parse(file);
   return path.join(parsed.dir, `${parsed.name}${extension}`);
+}
+
+/**
+ * Parses an output file option for commander. An existing directory, or a file in a directory that does not exist,
+ * is a usage error (exit 2) before any work: found only when the finished output is moved into place, it cost the
+ * whole run and read as an internal error.
+ */
+export function outputFileOption(text: string): string {
+  checkOutputFile(text, (message) => new InvalidArgumentError(message));
+  return text;
+}
+
+/** Throws `fail(reason)` when `file` cannot be an output file: an existing directory, or in a missing directory. */
+export function checkOutputFile(file: string, fail: (message: string) => Error): void {
+  const resolved = path.resolve(file);
+  if (fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
+    throw fail(`${file} is a directory: give a file name`);
+  if (!fs.statSync(path.dirname(resolved), { throwIfNoEntry: false })?.isDirectory())
+    throw fail(`${path.dirname(file)} is not an existing directory`);
 }
 
 /** Parses a number option for commander; a bad value is a usage error (exit 2). */

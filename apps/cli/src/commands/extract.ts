@@ -10,6 +10,7 @@ import { Command } from "commander";
 import {
   addSessionOptions,
   numberOption,
+  outputFileOption,
   type SessionCommandOptions,
   sessionOptions,
   withExtension,
@@ -25,8 +26,8 @@ export function extractCommand(): Command {
   const command = new Command("extract")
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
     .argument("<capture>", "capture file (pcap, pcapng, ERF; gzip-compressed too)")
-    .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)")
-    .option("--summary <file>", "run summary (JSON) file")
+    .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
+    .option("--summary <file>", "run summary (JSON) file", outputFileOption)
     .option(
       "--threads <n>",
       "session worker threads, 1-64 (default 1); the output is the same for every count",

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import {
   addSessionOptions,
   numberOption,
+  outputFileOption,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -27,12 +28,12 @@ export function imagesCommand(): Command {
       "sessions (rows) per image",
       numberOption("a whole number ≥ 1", (v) => Number.isInteger(v) && v >= 1),
     )
-    .option("-o, --output <file>", "zip file", "images.zip")
+    .option("-o, --output <file>", "zip file", outputFileOption, "images.zip")
     .option("--keep-addresses", "keep IP addresses and ports in the rows (zeroed by default)")
     .option("--attacks <capture>", "add binary labels to the manifest and CSV (as tracemill label --attacks)")
     .option("--alerts <file>", "add alert classes to the manifest and CSV (as tracemill label --alerts)")
     .option("--classification <file>", "classification.config naming the alerts' classtypes")
-    .option("--summary <file>", "also write the run summary (JSON)");
+    .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
   return addSessionOptions(command).action(async (capture: string, options: ImagesCommandOptions) => {
     const { extractImages, IMAGES_ZIP_FILE } = await import("@tracemill/engine/images");
     const result = await runIntoFiles(

@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  outputFileOption,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -19,10 +20,10 @@ export function iptCommand(): Command {
   const command = new Command("ipt")
     .description("write the inter-packet times of every session (one line per CSV row) and the feature CSV")
     .argument("<capture>", "capture file (pcap, pcapng, ERF)")
-    .option("-o, --output <file>", "IPT text file", "ipt.txt")
-    .option("--csv <file>", "feature CSV (default: the output's name with .csv)")
+    .option("-o, --output <file>", "IPT text file", outputFileOption, "ipt.txt")
+    .option("--csv <file>", "feature CSV (default: the output's name with .csv)", outputFileOption)
     .option("--signed", "negative gaps for packets of the session's backward side")
-    .option("--summary <file>", "also write the run summary (JSON)");
+    .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
   return addSessionOptions(command).action(async (capture: string, options: IptCommandOptions) => {
     const { extractIpt, IPT_CSV_FILE, IPT_FILE } = await import("@tracemill/engine/ipt");
     const csv = options.csv ?? withExtension(options.output, ".csv");

@@ -4,6 +4,7 @@ import { Command } from "commander";
 import {
   addSessionOptions,
   numberOption,
+  outputFileOption,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -42,8 +43,12 @@ export function labelCommand(): Command {
     )
     .option("--provenance <file>", "merge provenance record (default: <capture stem>.provenance.jsonl if present)")
     .option("--no-provenance", "label by 5-tuples even when a provenance record is beside the capture")
-    .option("-o, --output <file>", "labelled CSV (default labelled.csv, or classified.csv with --alerts)")
-    .option("--summary <file>", "also write the run summary (JSON)");
+    .option(
+      "-o, --output <file>",
+      "labelled CSV (default labelled.csv, or classified.csv with --alerts)",
+      outputFileOption,
+    )
+    .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
   return addSessionOptions(command).action(async (capture: string, options: LabelCommandOptions) => {
     const { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } = await import("@tracemill/engine/label");
     const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);

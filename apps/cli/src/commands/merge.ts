@@ -1,6 +1,7 @@
 // tracemill merge: injects an attack capture into a background capture (see docs/formats.md, "Aggregation and provenance").
 import path from "node:path";
 import { Command } from "commander";
+import { outputFileOption } from "./capability-output.js";
 
 interface MergeCommandOptions {
   output?: string;
@@ -19,7 +20,11 @@ export function mergeCommand(): Command {
     )
     .argument("<background>", "the background (benign) capture")
     .argument("<attacks>", "the attack capture to inject")
-    .option("-o, --output <file>", "merged capture (default merged.pcap, or merged.pcapng when pcapng is needed)")
+    .option(
+      "-o, --output <file>",
+      "merged capture (default merged.pcap, or merged.pcapng when pcapng is needed)",
+      outputFileOption,
+    )
     .option("--at <seconds>", "place the first attack packet this many seconds after the background's first packet")
     .option(
       "--at-time <iso8601>",
