@@ -30,6 +30,8 @@ export class OutputFile {
   private pending = 0;
   private drained: (() => void) | null = null;
   private failure: Error | null = null;
+  /** The file offset of the write `failure` is about, when it came from a write on the pool. */
+  private failedAt = Number.POSITIVE_INFINITY;
   private readonly reserve: number;
   private crc: number | null;
   /** The file offset of the next byte: the reserve and the bytes written so far, buffered included. */
@@ -179,7 +181,11 @@ export class OutputFile {
         this.writeAsync(data, at + written, length, position);
         return;
       }
-      if (error) this.failure ??= outputError(this.path, `could not be written at byte ${position}`, error);
+      // Writes under way finish in any order: the one reported is the first failing byte's, whichever failed first.
+      if (error && (this.failure === null || position < this.failedAt)) {
+        this.failure = outputError(this.path, `could not be written at byte ${position}`, error);
+        this.failedAt = position;
+      }
       this.queuedBytes -= length;
       this.recycle(data);
       if (--this.pending === 0 && this.drained) {
