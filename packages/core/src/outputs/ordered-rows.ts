@@ -17,25 +17,31 @@ export interface OrderedRowsOptions {
   memoryBytes?: number;
 }
 
-/** Int32 words per row number in the index: where the row waits (chunk + 1, or −(spilled run + 1)), offset, length. */
+/** Int32 words per row waiting in memory: its chunk, offset and length. */
 const ENTRY = 3;
 
 /**
  * Rows are numbered 0, 1, 2, … (a session's `seq`). `put(seq, …)` may come in any order; the sink receives the rows
  * in number order as soon as every earlier row has been put. Rows waiting for an earlier one are copied into 1 MiB
  * arena chunks (no allocation per row); memory is the waiting rows plus at most one partly free chunk per
- * interleaving, and the index costs 12 bytes per number between the oldest unfinished row and the newest put: a
- * row's chunk, offset and length side by side, so that filing a row that ends out of order costs one cache miss.
+ * interleaving, 12 bytes per row waiting in memory (its chunk, offset and length side by side), and an index of 4
+ * bytes per number between the oldest unfinished row and the newest put, which says where each row waits.
  *
  * With a spill, once the rows waiting in memory exceed `memoryBytes` they are all appended to it in number order (a
- * run) and the arena is emptied; rows come due from the runs through one read buffer each. A few sessions that last
- * the whole capture hold every later row back, so without a spill the waiting rows grow with the capture.
+ * run), followed by their lengths, and the arena is emptied; rows come due from the runs through one read buffer
+ * each. A few sessions that last the whole capture hold every later row back, so without a spill the waiting rows
+ * grow with the capture; with one, what grows is the index: 4 bytes a row (it was 12, with every row's offset and
+ * length: 96 MB of a 10 GB capture's 886 MB peak).
  */
 export class OrderedRows {
   private next = 0;
   private mask = 1023;
-  /** Per row number (masked): chunk index + 1 (0: not put yet; −(run + 1) once spilled), offset, length. */
-  private index = new Int32Array(ENTRY * 1024);
+  /** Per row number (masked): 0 not put yet; e + 1 waiting in memory as entry e of `entries`; −(run + 1) spilled. */
+  private index = new Int32Array(1024);
+  /** Rows waiting in memory, ENTRY words each (see ENTRY); entries of rows passed on are taken again. */
+  private entries = new Int32Array(ENTRY * 1024);
+  private entriesUsed = 0;
+  private readonly freeEntries: number[] = [];
   private highest = -1;
   private readonly chunks: (Uint8Array | null)[] = [];
   private readonly liveRows: number[] = [];
@@ -52,6 +58,8 @@ export class OrderedRows {
   /** Spilled runs by number; null once every row of the run has been passed on. */
   private readonly runs: (SpilledRun | null)[] = [];
   private spillBytes = 0;
+  /** Bytes appended to the spill: the rows and each run's lengths. */
+  private spillPosition = 0;
   /** The lowest row number put in memory since the last spill: a spill looks for rows in memory from there on. */
   private lowestInMemory = Number.POSITIVE_INFINITY;
 
@@ -73,7 +81,7 @@ export class OrderedRows {
     return this.waitingBytes;
   }
 
-  /** Bytes appended to the spill so far. */
+  /** Row bytes appended to the spill so far (each run's row lengths come on top, 4 bytes a row). */
   get spilledBytes(): number {
     return this.spillBytes;
   }
@@ -96,10 +104,12 @@ export class OrderedRows {
     if (this.used + length > CHUNK_SIZE) this.newChunk(length);
     const chunk = this.chunks[this.current]!;
     chunk.set(this.prefix(bytes, length), this.used);
-    const at = ENTRY * (seq & this.mask);
-    this.index[at] = this.current + 1;
-    this.index[at + 1] = this.used;
-    this.index[at + 2] = length;
+    const entry = this.freeEntries.length > 0 ? (this.freeEntries.pop() as number) : this.newEntry();
+    const at = ENTRY * entry;
+    this.entries[at] = this.current;
+    this.entries[at + 1] = this.used;
+    this.entries[at + 2] = length;
+    this.index[seq & this.mask] = entry + 1;
     this.used += length;
     this.liveRows[this.current]++;
     this.waitingBytes += length;
@@ -135,17 +145,23 @@ export class OrderedRows {
     let pieceStart = 0;
     let pieceEnd = 0;
     for (;;) {
-      const at = ENTRY * (this.next & this.mask);
-      const where = this.index[at];
+      const slot = this.next & this.mask;
+      const where = this.index[slot];
       if (where === 0) break;
-      const length = this.index[at + 2];
+      let length: number;
       let bytes: Uint8Array;
       let offset: number;
+      let chunk = -1;
       if (where > 0) {
-        bytes = this.chunks[where - 1]!;
-        offset = this.index[at + 1];
+        const at = ENTRY * (where - 1);
+        chunk = this.entries[at];
+        bytes = this.chunks[chunk]!;
+        offset = this.entries[at + 1];
+        length = this.entries[at + 2];
+        this.freeEntries.push(where - 1);
       } else {
         const run = this.runs[-where - 1]!;
+        length = run.nextLength(this.spill!);
         if (!run.holds(length)) {
           // Filling overwrites the run's buffer, which the piece may be part of.
           if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
@@ -164,27 +180,30 @@ export class OrderedRows {
         pieceStart = offset;
         pieceEnd = offset + length;
       }
-      this.index[at] = 0;
+      this.index[slot] = 0;
       this.waitingRows--;
       this.next++;
       if (where < 0) continue;
       this.waitingBytes -= length;
       // A released chunk is reused only by a later put, so the piece still holding it is passed on intact.
-      if (--this.liveRows[where - 1] === 0 && where - 1 !== this.current) this.release(where - 1);
+      if (--this.liveRows[chunk] === 0 && chunk !== this.current) this.release(chunk);
     }
     if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
   }
 
   /**
    * Appends every row waiting in memory to the spill, in number order (rows that are neighbours in a chunk too in
-   * one copy), and empties the arena; their index entries then name the run.
+   * one copy), then their lengths, and empties the arena; their index words then name the run.
    */
   private spillWaiting(spill: RowSpill): void {
     const run = -(this.runs.length + 1);
-    const start = this.spillBytes;
+    const start = this.spillPosition;
     const staging = this.spare.pop() ?? new Uint8Array(CHUNK_SIZE);
     const index = this.index;
+    const entries = this.entries;
     const mask = this.mask;
+    const lengths = new Int32Array(this.entriesUsed - this.freeEntries.length);
+    let count = 0;
     let used = 0;
     // The piece of neighbouring rows being gathered, in locals (not variables a closure shares, which lived in a
     // context object: a load or store each per row, and a write barrier per chunk change).
@@ -192,12 +211,14 @@ export class OrderedRows {
     let fromStart = 0;
     let fromEnd = 0;
     for (let seq = Math.max(this.next + 1, this.lowestInMemory); seq <= this.highest; seq++) {
-      const at = ENTRY * (seq & mask);
-      const where = index[at];
+      const slot = seq & mask;
+      const where = index[slot];
       if (where <= 0) continue;
-      const chunk = this.chunks[where - 1]!;
-      const offset = index[at + 1];
-      const length = index[at + 2];
+      const at = ENTRY * (where - 1);
+      const chunk = this.chunks[entries[at]]!;
+      const offset = entries[at + 1];
+      const length = entries[at + 2];
+      lengths[count++] = length;
       if (chunk === from && offset === fromEnd) {
         fromEnd += length;
       } else {
@@ -206,13 +227,17 @@ export class OrderedRows {
         fromStart = offset;
         fromEnd = offset + length;
       }
-      index[at] = run;
+      index[slot] = run;
     }
     if (from !== null) used = stage(spill, staging, used, from, fromStart, fromEnd);
     if (used > 0) spill.append(staging, 0, used);
+    spill.append(new Uint8Array(lengths.buffer), 0, 4 * count);
     this.spillBytes += this.waitingBytes;
-    this.runs.push(new SpilledRun(start, this.spillBytes));
+    this.spillPosition += this.waitingBytes + 4 * count;
+    this.runs.push(new SpilledRun(start, start + this.waitingBytes, count));
     this.waitingBytes = 0;
+    this.entriesUsed = 0;
+    this.freeEntries.length = 0;
     this.lowestInMemory = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.chunks.length; i++) {
       if (this.chunks[i] === null) continue;
@@ -253,16 +278,20 @@ export class OrderedRows {
   private grow(): void {
     const size = (this.mask + 1) * 2;
     const mask = size - 1;
-    const index = new Int32Array(ENTRY * size);
-    for (let seq = this.next; seq <= this.highest; seq++) {
-      const from = ENTRY * (seq & this.mask);
-      const to = ENTRY * (seq & mask);
-      index[to] = this.index[from];
-      index[to + 1] = this.index[from + 1];
-      index[to + 2] = this.index[from + 2];
-    }
+    const index = new Int32Array(size);
+    for (let seq = this.next; seq <= this.highest; seq++) index[seq & mask] = this.index[seq & this.mask];
     this.mask = mask;
     this.index = index;
+  }
+
+  /** An entry never used yet, at the end of `entries` (which doubles when full). */
+  private newEntry(): number {
+    if (ENTRY * (this.entriesUsed + 1) > this.entries.length) {
+      const bigger = new Int32Array(2 * this.entries.length);
+      bigger.set(this.entries);
+      this.entries = bigger;
+    }
+    return this.entriesUsed++;
   }
 }
 

@@ -36,12 +36,14 @@ export class MemoryRowSpill implements RowSpill {
   }
 }
 
-/** Bytes a spilled run reads at a time (more for a longer row). */
+/** Bytes a spilled run reads at a time (more for a longer row), and row lengths. */
 const READ_BYTES = 256 << 10;
+const READ_LENGTHS = 16 << 10;
 
 /**
- * One spill of OrderedRows: rows in number order, appended in one piece from `start` to `end`, read back in the same
- * order through one buffer as the rows come due.
+ * One spill of OrderedRows: `count` rows in number order, appended in one piece from `start` to `end`, then their
+ * lengths (an int32 each, in this machine's byte order: the spill lives only as long as the run); read back in the
+ * same order through one buffer for the rows and one for their lengths, as the rows come due.
  */
 export class SpilledRun {
   private buffer: Uint8Array | null = null;
@@ -50,12 +52,32 @@ export class SpilledRun {
   private bufferEnd = 0;
   /** Spill position of the next row to read. */
   private position: number;
+  private lengths: Int32Array | null = null;
+  /** Next length in `lengths`, lengths held there, and lengths read from the spill so far. */
+  private lengthAt = 0;
+  private lengthsHeld = 0;
+  private lengthsRead = 0;
 
   constructor(
     start: number,
     private readonly end: number,
+    private readonly count: number,
   ) {
     this.position = start;
+  }
+
+  /** The length of the next row (read before `holds`, `fill` and `take` for it). */
+  nextLength(spill: RowSpill): number {
+    if (this.lengthAt === this.lengthsHeld) {
+      const count = Math.min(READ_LENGTHS, this.count - this.lengthsRead);
+      if (count <= 0) throw new RangeError(`every one of the run's ${this.count} rows was read already`);
+      this.lengths ??= new Int32Array(READ_LENGTHS);
+      spill.read(this.end + 4 * this.lengthsRead, new Uint8Array(this.lengths.buffer, 0, 4 * count), 4 * count);
+      this.lengthsRead += count;
+      this.lengthsHeld = count;
+      this.lengthAt = 0;
+    }
+    return this.lengths![this.lengthAt++];
   }
 
   /** Whether the next `length` bytes are in the buffer already (else the caller passes on what it holds, then fills). */
