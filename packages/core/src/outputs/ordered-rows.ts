@@ -1,5 +1,5 @@
 // Puts rows that finish out of order back into sequence order (session start order) in bounded, reused memory.
-import { type RowSpill, SpilledRun } from "./row-spill.js";
+import { type RowSpill, SpilledRun, stage } from "./row-spill.js";
 
 const CHUNK_SIZE = 1 << 20;
 /** Free arena chunks kept for reuse; more are left to the garbage collector so memory shrinks after a peak. */
@@ -293,28 +293,4 @@ export class OrderedRows {
     }
     return this.entriesUsed++;
   }
-}
-
-/**
- * Appends bytes[start, end) to `spill` through `staging`, of which `used` bytes are filled (written out first when
- * the piece does not fit; a piece longer than `staging` goes out directly); returns the bytes of `staging` filled.
- */
-function stage(
-  spill: RowSpill,
-  staging: Uint8Array,
-  used: number,
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-): number {
-  if (used + end - start > staging.length) {
-    spill.append(staging, 0, used);
-    used = 0;
-  }
-  if (end - start > staging.length) {
-    spill.append(bytes, start, end);
-    return used;
-  }
-  staging.set(bytes.subarray(start, end), used);
-  return used + end - start;
 }

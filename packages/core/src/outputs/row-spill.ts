@@ -112,3 +112,27 @@ export class SpilledRun {
     return this.position === this.end;
   }
 }
+
+/**
+ * Appends bytes[start, end) to `spill` through `staging`, of which `used` bytes are filled (written out first when
+ * the piece does not fit; a piece longer than `staging` goes out directly); returns the bytes of `staging` filled.
+ */
+export function stage(
+  spill: RowSpill,
+  staging: Uint8Array,
+  used: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  if (used + end - start > staging.length) {
+    spill.append(staging, 0, used);
+    used = 0;
+  }
+  if (end - start > staging.length) {
+    spill.append(bytes, start, end);
+    return used;
+  }
+  staging.set(bytes.subarray(start, end), used);
+  return used + end - start;
+}
