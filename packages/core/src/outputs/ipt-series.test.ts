@@ -65,4 +65,16 @@ describe("IptSeries", () => {
     series.add(4999, 10, false);
     expect(series.text(4999, true)).toBe("-0.000000003");
   });
+
+  it("keeps slots on both sides of its chunk boundaries apart, whatever the order they start in", () => {
+    const series = new IptSeries();
+    const slots = [20_000, 8191, 8192, 0, 16_383, 16_384];
+    for (const slot of slots) series.reset(slot);
+    for (const [i, slot] of slots.entries()) {
+      series.add(slot, 1000 * i, true);
+      series.add(slot, 1000 * i + slot + 1, true);
+    }
+    for (const slot of slots) expect(series.text(slot, false)).toBe(((slot + 1) / 1e9).toFixed(9).replace(/0+$/, ""));
+    expect(series.gapCount(8191)).toBe(1);
+  });
 });
