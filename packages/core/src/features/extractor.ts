@@ -7,7 +7,7 @@ import type { RowBuilder } from "../outputs/row-builder.js";
  * What update() sees of a packet: no more than the session record can give back, because a session's first packet
  * reaches the extractors only at its second packet or at its end, rebuilt from the record (FeatureSet.start).
  */
-export type ExtractorPacket = Pick<FlowPacket, "time" | "length" | "headerLength" | "tcpFlags" | "forward">;
+export type ExtractorPacket = Pick<FlowPacket, "time" | "gap" | "length" | "headerLength" | "tcpFlags" | "forward">;
 
 /**
  * One feature group. Its per-session state is numbers in the feature set's Float64Array: `sideSlots` for each

@@ -52,7 +52,8 @@ const MAX_SLABS = 2 ** (31 - SLAB_SHIFT) - 1;
 /**
  * Runs the extractors over a session's packets; one instance serves every session. A session's state is laid out
  * by direction: every group's forward slots, every group's backward slots, then every group's session-wide slots
- * (16 numbers each now, two cache lines): a packet touches its direction's block and the session block only.
+ * (16 numbers for each direction, 15 session-wide, 48 with the padding): a packet touches its direction's block
+ * and the session block only.
  *
  * A state is taken only at a session's second packet (three sessions in four have one packet): the first packet is
  * then replayed into it from the session record, so every extractor still sees every packet in order. A one-packet
@@ -203,6 +204,7 @@ export class FeatureSet {
     for (let i = base, end = base + this.stateSize; i < end; i++) slab[i] = 0;
     const first = this.replayed;
     first.time = session.firstTime;
+    first.gap = -1;
     first.length = (forward ? session.fwdBytes : session.bwdBytes) - later;
     first.headerLength = session.ownerWord1;
     first.tcpFlags = -1 - session.ownerWord0;

@@ -8,6 +8,11 @@ export interface FlowPacket {
   time: number;
   /** Position of the packet in the capture. */
   index: number;
+  /**
+   * Nanoseconds since the session's previous packet, either direction; -1 for its first packet. The table reads the
+   * previous time anyway (the idle rule), so extractors of gaps between the session's packets need no copy of it.
+   */
+  gap: number;
   /** Bytes this packet counts for: the IP length, or the frame's original length with `length: "frame"`. */
   length: number;
   /** IP header (with options / extension headers) plus TCP header or UDP header, in bytes. */
@@ -29,6 +34,7 @@ export function createFlowPacket(): FlowPacket {
     decoded: null as unknown as DecodedPacket,
     time: 0,
     index: 0,
+    gap: -1,
     length: 0,
     headerLength: 0,
     tcpFlags: 0,

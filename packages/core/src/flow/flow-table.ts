@@ -117,11 +117,10 @@ export class FlowTable {
 
     const v4 = decoded.ipVersion === 4;
     const endpoints = this.endpoints;
-    endpoints.load(decoded.src, decoded.dst, v4);
     const protocol = decoded.protocol;
     const sport = decoded.srcPort;
     const dport = decoded.dstPort;
-    const hash = endpoints.hash(sport, dport, protocol);
+    const hash = endpoints.load(decoded.src, decoded.dst, v4, sport, dport, protocol);
 
     const table = this.index.table;
     const mask = this.index.mask;
@@ -131,19 +130,21 @@ export class FlowTable {
     const bwdPorts = (dport << 16) | sport;
     let slot = -1;
     let forward = true;
+    let key = 0;
     for (let probe = hash & mask, entry = table[2 * probe + 1]; entry !== 0; entry = table[2 * probe + 1]) {
       if (table[2 * probe] === hash) {
         const record = entry - 1;
         const words = wordChunks[record >>> CHUNK_SHIFT];
         const w = RECORD_WORDS * (record & CHUNK_MASK);
-        if ((words[w + W_KEY] & 0xffff) === kind) {
+        key = words[w + W_KEY];
+        if ((key & 0xffff) === kind) {
           const ports = words[w + W_PORTS];
           if (ports === fwdPorts && endpoints.isForward(words, w)) {
-            slot = entry - 1;
+            slot = record;
             break;
           }
           if (ports === bwdPorts && endpoints.isBackward(words, w)) {
-            slot = entry - 1;
+            slot = record;
             forward = false;
             break;
           }
@@ -155,11 +156,16 @@ export class FlowTable {
     if (slot >= 0) {
       const numbers = this.store.numberChunks[slot >>> CHUNK_SHIFT];
       const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
-      const closed = (wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * (slot & CHUNK_MASK) + W_KEY] & CLOSED) !== 0;
-      const newSyn = protocol === 6 && closed && (packet.tcpFlags & SYN_ACK) === TcpFlag.SYN;
-      // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too.
-      const idle = time - numbers[n + N_LAST_TIME] > this.idleTimeoutNs;
-      if (newSyn || idle || time - numbers[n + N_FIRST_TIME] > this.activeTimeoutNs) {
+      // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too. A new SYN
+      // ends a closed TCP session; the close bit is tested first, as most sessions are open.
+      const gap = time - numbers[n + N_LAST_TIME];
+      packet.gap = gap;
+      const idle = gap > this.idleTimeoutNs;
+      if (
+        idle ||
+        time - numbers[n + N_FIRST_TIME] > this.activeTimeoutNs ||
+        ((key & CLOSED) !== 0 && protocol === 6 && (packet.tcpFlags & SYN_ACK) === TcpFlag.SYN)
+      ) {
         this.closeAs(slot, idle ? EndReason.Idle : EndReason.Active);
         this.end(slot);
         slot = -1;
@@ -167,6 +173,7 @@ export class FlowTable {
     }
     const session = this.session;
     if (slot < 0) {
+      packet.gap = -1;
       slot = this.open(decoded, hash, time, index);
       session.point(slot);
       const words = wordChunks[slot >>> CHUNK_SHIFT];

@@ -77,34 +77,23 @@ function place(table: Int32Array, mask: number, hash: number, entry: number): vo
  */
 const SMI_BITS = 0x3fffffff;
 
-/** The same value for both directions of a connection: each endpoint is mixed alone, then combined symmetrically. */
-export function symmetricHash(
-  s0: number,
-  s1: number,
-  s2: number,
-  s3: number,
-  sport: number,
-  d0: number,
-  d1: number,
-  d2: number,
-  d3: number,
-  dport: number,
-  protocol: number,
-): number {
-  const a = mixEndpoint(s0, s1, s2, s3, sport);
-  const b = mixEndpoint(d0, d1, d2, d3, dport);
+/**
+ * The same value for both directions of a connection: `a` and `b` are its two endpoints each mixed alone
+ * (mixAddress), combined symmetrically, then mixed so that every input bit reaches the low bits the index masks.
+ */
+export function symmetricHash(a: number, b: number, protocol: number): number {
   let h = Math.imul((a + b) | 0, 0x9e3779b1) ^ (a ^ b) ^ protocol;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) & SMI_BITS;
 }
 
-function mixEndpoint(w0: number, w1: number, w2: number, w3: number, port: number): number {
-  let h = Math.imul(w0 ^ 0x2545f491, 0xcc9e2d51);
-  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w1;
-  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ w2;
-  h = Math.imul((h << 15) | (h >>> 17), 0x1b873593) ^ w3;
-  h = Math.imul((h << 13) | (h >>> 19), 0xcc9e2d51) ^ port;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  return (h ^ (h >>> 13)) & SMI_BITS;
+/**
+ * One step of mixing an endpoint: `word` (an IPv4 address, or the mix so far) multiplied, rotated, `next` (a port,
+ * or an IPv6 address's next word) added in, multiplied again. An IPv4 endpoint takes one step (two
+ * multiplications; each address word took five before); symmetricHash's final mix spreads it over every bit.
+ */
+export function mixAddress(word: number, next: number): number {
+  const h = Math.imul(word, 0xcc9e2d51);
+  return Math.imul(((h << 15) | (h >>> 17)) ^ next, 0x1b873593);
 }

@@ -2,6 +2,9 @@
 import { TcpFlag } from "../../decode/decoded-packet.js";
 import type { Extractor } from "../extractor.js";
 
+const PSH_BIT = 31 - Math.clz32(TcpFlag.PSH);
+const URG_BIT = 31 - Math.clz32(TcpFlag.URG);
+
 /** Per side: PSH count, URG count. */
 export const directionFlags: Extractor = {
   columns: ["fpsh_cnt", "bpsh_cnt", "furg_cnt", "burg_cnt"],
@@ -10,8 +13,8 @@ export const directionFlags: Extractor = {
   update(s, side, _flow, packet) {
     const flags = packet.tcpFlags;
     if ((flags & (TcpFlag.PSH | TcpFlag.URG)) === 0) return;
-    if (flags & TcpFlag.PSH) s[side]++;
-    if (flags & TcpFlag.URG) s[side + 1]++;
+    s[side] += (flags >>> PSH_BIT) & 1;
+    s[side + 1] += (flags >>> URG_BIT) & 1;
   },
   finish(s, fwd, bwd, _flow, _session, row) {
     if (s[fwd] + s[fwd + 1] + s[bwd] + s[bwd + 1] === 0) {

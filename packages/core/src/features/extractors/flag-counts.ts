@@ -4,21 +4,22 @@ import type { Extractor } from "../extractor.js";
 
 /** Column order of the flags, as in the CSV. */
 const FLAGS = [TcpFlag.FIN, TcpFlag.SYN, TcpFlag.RST, TcpFlag.ACK, TcpFlag.URG, TcpFlag.CWR, TcpFlag.ECE];
+/** The flags counted (all but PSH), and each flag bit's column (by bit number). */
+const COUNTED = FLAGS.reduce((all, flag) => all | flag, 0);
+const COLUMN_OF_BIT = new Uint8Array(8);
+FLAGS.forEach((flag, column) => {
+  COLUMN_OF_BIT[31 - Math.clz32(flag)] = column;
+});
 
 export const flagCounts: Extractor = {
   columns: ["flow_fin", "flow_syn", "flow_rst", "flow_ack", "flow_urg", "flow_cwr", "flow_ece"],
   sideSlots: 0,
   flowSlots: FLAGS.length,
   update(s, _side, at, packet) {
-    const flags = packet.tcpFlags;
-    if (flags === 0) return;
-    if (flags & TcpFlag.FIN) s[at]++;
-    if (flags & TcpFlag.SYN) s[at + 1]++;
-    if (flags & TcpFlag.RST) s[at + 2]++;
-    if (flags & TcpFlag.ACK) s[at + 3]++;
-    if (flags & TcpFlag.URG) s[at + 4]++;
-    if (flags & TcpFlag.CWR) s[at + 5]++;
-    if (flags & TcpFlag.ECE) s[at + 6]++;
+    // One step per flag set (most TCP packets carry ACK alone), not a test per counted flag.
+    for (let flags = packet.tcpFlags & COUNTED; flags !== 0; flags &= flags - 1) {
+      s[at + COLUMN_OF_BIT[31 - Math.clz32(flags & -flags)]]++;
+    }
   },
   finish(s, _fwd, _bwd, at, _session, row) {
     row.ints(s, at, FLAGS.length);

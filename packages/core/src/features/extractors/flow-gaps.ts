@@ -2,22 +2,20 @@
 import type { Extractor } from "../extractor.js";
 import { addMoments, MOMENT_SLOTS, momentDeviation, statCount, statMean } from "../running-stats.js";
 
-/** The previous packet's time + 1 (0: none yet; times are integers ≥ 0), then the gap moments. */
+/** The gap moments; the gap itself comes with the packet (the flow table has the session's previous time). */
 export const flowGaps: Extractor = {
   columns: ["mean_flowipt", "std_flowipt"],
   sideSlots: 0,
-  flowSlots: 1 + MOMENT_SLOTS,
+  flowSlots: MOMENT_SLOTS,
   update(s, _side, flow, packet) {
-    const previous = s[flow];
-    if (previous > 0) addMoments(s, flow + 1, packet.time - (previous - 1));
-    s[flow] = packet.time + 1;
+    if (packet.gap >= 0) addMoments(s, flow, packet.gap);
   },
   finish(s, _fwd, _bwd, flow, _session, row) {
-    if (statCount(s, flow + 1) === 0) {
+    if (statCount(s, flow) === 0) {
       row.zeros(2);
       return;
     }
-    row.seconds(statMean(s, flow + 1));
-    row.seconds(momentDeviation(s, flow + 1));
+    row.seconds(statMean(s, flow));
+    row.seconds(momentDeviation(s, flow));
   },
 };
