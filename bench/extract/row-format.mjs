@@ -2,7 +2,7 @@
 // the flow table when they end, then formatted over and over (a one-packet session's row includes the replay of its
 // packet, as in the pass); prints the best nanoseconds per row of TRIALS loops (default 150). The best of many short
 // loops is what stays comparable on a machine shared with other work.
-// Usage: node bench/extract/row-format.mjs CAPTURE  (after `npx tsc -b`; bench-small is enough)
+// Usage: [PACKETS=n] node bench/extract/row-format.mjs CAPTURE  (after `npx tsc -b`; bench-small is enough)
 
 import { CHUNK_MASK, CHUNK_SHIFT, RECORD_WORDS, SessionStore } from "../../packages/core/dist/flow/session.js";
 import {
@@ -18,6 +18,8 @@ import { readCapture } from "../../packages/engine/dist/index.js";
 const capture = process.argv[2];
 const trials = Number(process.env.TRIALS) || 150;
 const EVERY = 35;
+// PACKETS=n samples only the sessions of n packets (PACKETS=1: the one-packet rows, with their replay).
+const only = Number(process.env.PACKETS) || 0;
 
 // The pass's flow table and feature set (fragments aside). A sampled session's record is copied and its feature state
 // never freed, so that the copy's owner words still lead to its state.
@@ -32,7 +34,7 @@ const table = new FlowTable({
     if (state >= 0) features.update(state, packet);
   },
   onEnd(session) {
-    if (ended++ % EVERY !== 0) {
+    if ((only > 0 && session.fwdPackets + session.bwdPackets !== only) || ended++ % EVERY !== 0) {
       features.end(session);
       return;
     }
