@@ -43,6 +43,31 @@ describe("RowMerge", () => {
     expect(merge.waiting).toBe(0);
   });
 
+  it("holds at most `heldBatches` of one stream's batches, spilling later ones at once even under the memory limit", () => {
+    let out = "";
+    const recycled: number[] = [];
+    const spills = [new MemoryRowSpill(), new MemoryRowSpill()];
+    const merge = new RowMerge(
+      2,
+      (bytes, start, end) => {
+        out += new TextDecoder().decode(bytes.subarray(start, end));
+      },
+      (worker) => recycled.push(worker),
+      { spills, memoryBytes: 1 << 20, heldBatches: 3 },
+    );
+    // Stream 1 says nothing, so stream 0's five batches must wait: three held, the last two spilled and given back.
+    for (let i = 0; i < 5; i++) merge.add(0, batch([2 * i, 2 * i + 1], 2 * i + 2));
+    expect(out).toBe("");
+    expect(recycled).toEqual([0, 0]);
+    expect(spills[0].size).toBeGreaterThan(0);
+    expect(spills[1].size).toBe(0);
+    merge.add(1, batch([], Number.POSITIVE_INFINITY));
+    expect(out).toBe("k0\nk1\nk2\nk3\nk4\nk5\nk6\nk7\nk8\nk9\n");
+    // The three held batches go back once written (the spilled ones went back already), and stream 1's empty one.
+    expect(recycled.filter((worker) => worker === 0)).toHaveLength(5);
+    expect(merge.bufferedBytes).toBe(0);
+  });
+
   it("refuses a watermark that goes back", () => {
     const merge = new RowMerge(
       1,

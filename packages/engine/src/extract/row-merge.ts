@@ -23,12 +23,18 @@ interface Stream {
   spillEnd: number;
   /** The batch read back from the spill, at the head of `batches` (not a worker's buffers: never recycled). */
   loaded: RowBatch | null;
+  /** Batches of the worker's own buffers held in `batches` (not spilled, not read back). */
+  held: number;
 }
 
-/** Where batches go once the rows held exceed `memoryBytes`: one spill per stream. */
+/**
+ * Where batches go once the rows held exceed `memoryBytes`, or once a stream holds `heldBatches` of its worker's
+ * buffers (which it waits for beyond a number of them: see RowOutbox): one spill per stream.
+ */
 export interface RowMergeSpill {
   spills: RowSpill[];
   memoryBytes: number;
+  heldBatches?: number;
 }
 
 export class RowMerge {
@@ -37,6 +43,7 @@ export class RowMerge {
   private readonly streams: Stream[];
   private heldBytes = 0;
   private readonly memoryBytes: number;
+  private readonly heldBatches: number;
 
   /**
    * `recycle` gets every batch once all its rows are written, or once it is spilled (to give its buffers back to its
@@ -49,6 +56,7 @@ export class RowMerge {
     spill?: RowMergeSpill,
   ) {
     this.memoryBytes = spill?.memoryBytes ?? Number.POSITIVE_INFINITY;
+    this.heldBatches = spill?.heldBatches ?? Number.POSITIVE_INFINITY;
     this.streams = Array.from({ length: workers }, (_, i) => ({
       batches: [],
       row: 0,
@@ -56,6 +64,7 @@ export class RowMerge {
       spill: spill?.spills[i] ?? null,
       spillEnd: 0,
       loaded: null,
+      held: 0,
     }));
   }
 
@@ -81,11 +90,15 @@ export class RowMerge {
     stream.watermark = batch.watermark;
     if (batch.count === 0) {
       this.recycle(worker, batch);
-    } else if (stream.spill !== null && this.heldBytes + batch.ends[batch.count - 1] > this.memoryBytes) {
+    } else if (
+      stream.spill !== null &&
+      (this.heldBytes + batch.ends[batch.count - 1] > this.memoryBytes || stream.held >= this.heldBatches)
+    ) {
       stream.batches.push(spillBatch(stream, stream.spill, batch));
       this.recycle(worker, batch);
     } else {
       stream.batches.push(batch);
+      stream.held++;
       this.heldBytes += batch.ends[batch.count - 1];
     }
     this.drain();
@@ -127,6 +140,7 @@ export class RowMerge {
           stream.loaded = null;
         } else {
           this.heldBytes -= ends[count - 1];
+          stream.held--;
           this.recycle(best, batch);
         }
       } else {

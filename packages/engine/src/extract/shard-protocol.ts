@@ -6,6 +6,8 @@ import type { RingMemory } from "./shard-ring.js";
 /** A worker's `workerData`. */
 export interface WorkerSetup {
   ring: RingMemory;
+  /** Where the worker sends its row batches (the reading thread also takes them while it waits for ring room). */
+  rows: MessagePort;
   /** Where the reading thread gives consumed row buffers back (polled by the worker when it sends rows). */
   returns: MessagePort;
   idleTimeoutNs: number;
@@ -46,4 +48,5 @@ export interface ShardReady {
   ready: true;
 }
 
-export type ShardMessage = RowBatch | ShardReady | ShardDone | ShardFailure;
+/** What a worker sends on its parent port (its rows go on their own port, WorkerSetup.rows). */
+export type ShardMessage = ShardReady | ShardDone | ShardFailure;

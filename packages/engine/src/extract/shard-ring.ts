@@ -47,6 +47,15 @@ const C_STOP = 3;
  */
 const C_WRITER_WAITS = 4;
 const C_READER_WAITS = 5;
+/** Row batches the reading thread has given back to the worker so far (shard-outbox.ts bounds those out). */
+const C_RETURNED = 6;
+/**
+ * The longest the writer sleeps in a full ring before it takes the rows the workers sent (a worker waiting for its
+ * row buffers to come back cannot wake it: it sleeps on another worker's ring).
+ */
+const ROOM_WAIT_MS = 10;
+/** The longest a worker waiting for its row buffers sleeps before it looks whether it was told to stop. */
+const RETURN_WAIT_MS = 50;
 const WAKE_RECORDS = RING_RECORDS / 4;
 /**
  * How long the writer waits for a worker that frees no record before giving up on it. A worker killed without
@@ -94,12 +103,15 @@ export class RingWriter extends RingViews {
 
   /**
    * `failed` is called (and should throw) when the worker failed while the writer would wait for it, with `stalled`
-   * true when it freed no record for `stallLimitMs`.
+   * true when it freed no record for `stallLimitMs`. `takeRows` is called while the writer waits for room: it takes
+   * the rows the workers have sent, so that a worker waiting for its row buffers to come back goes on (each would
+   * wait for the other otherwise).
    */
   constructor(
     memory: RingMemory,
     private readonly failed: (stalled: boolean) => void,
     private readonly stallLimitMs = STALL_LIMIT_MS,
+    private readonly takeRows: () => void = () => {},
   ) {
     super(memory);
   }
@@ -131,6 +143,12 @@ export class RingWriter extends RingViews {
     }
   }
 
+  /** A row batch of the worker's was given back to it (after its message was posted on the returns port). */
+  returned(): void {
+    Atomics.add(this.control, C_RETURNED, 1);
+    Atomics.notify(this.control, C_RETURNED);
+  }
+
   /** Tells the worker to stop at once (cancellation or another worker's failure). */
   stop(): void {
     Atomics.store(this.control, C_STOP, 1);
@@ -145,13 +163,18 @@ export class RingWriter extends RingViews {
       const read = Atomics.load(this.control, C_READ);
       if (read !== this.readSeen) progress = Date.now();
       this.readSeen = read;
-      if (((this.written - this.readSeen) | 0) <= RING_RECORDS - WAKE_RECORDS) return;
+      if (((this.written - this.readSeen) | 0) <= RING_RECORDS - WAKE_RECORDS) {
+        // Lowered here too, not only by the worker that wakes this thread: the flag means "waiting now".
+        Atomics.store(this.control, C_WRITER_WAITS, 0);
+        return;
+      }
       if (Atomics.load(this.control, C_FAILED) !== 0) this.failed(false);
       if (Date.now() - progress >= this.stallLimitMs) this.failed(true);
+      this.takeRows();
       Atomics.store(this.control, C_WRITER_WAITS, 1);
       // Read again after raising the flag: a release in between either sees the flag or is seen here.
       if (Atomics.load(this.control, C_READ) !== this.readSeen) continue;
-      Atomics.wait(this.control, C_READ, this.readSeen, 100);
+      Atomics.wait(this.control, C_READ, this.readSeen, ROOM_WAIT_MS);
     }
   }
 }
@@ -204,6 +227,21 @@ export class RingReader extends RingViews {
     if (wake || used <= RING_RECORDS - WAKE_RECORDS) {
       Atomics.store(this.control, C_WRITER_WAITS, 0);
       Atomics.notify(this.control, C_READ);
+    }
+  }
+
+  /**
+   * Waits while `sent − returned` row batches (sent so far, given back so far) are `limit` or more, so that rows
+   * the reading thread cannot write as fast as they come do not pile up in its message queue; gives the records
+   * read so far back first. The reading thread takes rows also while it waits for room in a ring (RingWriter's
+   * `takeRows`), so the two never wait for each other. Returns at once after a stop.
+   */
+  waitForReturns(sent: number, limit: number): void {
+    this.release(true);
+    for (;;) {
+      const returned = Atomics.load(this.control, C_RETURNED);
+      if (((sent - returned) | 0) < limit || Atomics.load(this.control, C_STOP) !== 0) return;
+      Atomics.wait(this.control, C_RETURNED, returned, RETURN_WAIT_MS);
     }
   }
 

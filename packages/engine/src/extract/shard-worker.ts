@@ -1,6 +1,6 @@
 // A session worker of `extract --threads N`: the flow table, feature extractors and row formatting of the sessions
 // whose endpoints hash to it, fed packet records through its ring; rows go back in its start order with merge keys.
-import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import {
   createDecodedPacket,
   DecodeKind,
@@ -13,7 +13,8 @@ import {
 } from "@tracemill/core";
 import { FileRowSpill } from "./file-row-spill.js";
 import { emptyResult } from "./flow-counts.js";
-import type { RowBatch, ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-protocol.js";
+import { RowOutbox } from "./shard-outbox.js";
+import type { ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-protocol.js";
 import {
   F_ADD,
   F_INDEX,
@@ -28,50 +29,7 @@ import {
   RingReader,
 } from "./shard-ring.js";
 
-/** Rows per message to the reading thread, at most (as bytes, and as a count). */
-const ROW_BYTES = 1 << 18;
-const ROW_COUNT = 4096;
 const NEWLINE = 10;
-
-/** Rows finished in this worker's start order, collected for the next message to the reading thread. */
-class RowOutbox {
-  bytes: Uint8Array<ArrayBuffer> = new Uint8Array(ROW_BYTES);
-  ends: Int32Array<ArrayBuffer> = new Int32Array(ROW_COUNT);
-  keys: Float64Array<ArrayBuffer> = new Float64Array(ROW_COUNT);
-  count = 0;
-  used = 0;
-
-  constructor(private readonly returns: MessagePort) {}
-
-  /**
-   * Adds the row bytes [start, end) of a session that started at addition `key`. A full outbox is sent first, with
-   * `key` as its watermark (this row and every later one have keys of at least `key`): a worker's message never
-   * grows past one buffer, also when a long session's end lets a large run of waiting rows go at once.
-   */
-  add(rows: Uint8Array, start: number, end: number, key: number): void {
-    const length = end - start;
-    if (this.used + length > this.bytes.length || this.count === this.ends.length) {
-      if (this.count > 0) this.send(key);
-      if (length > this.bytes.length) this.bytes = new Uint8Array(length);
-    }
-    this.bytes.set(rows.subarray(start, end), this.used);
-    this.used += length;
-    this.ends[this.count] = this.used;
-    this.keys[this.count++] = key;
-  }
-
-  /** Sends the rows with the watermark, and takes buffers the reading thread has given back for the next ones. */
-  send(watermark: number): void {
-    const batch: RowBatch = { bytes: this.bytes, ends: this.ends, keys: this.keys, count: this.count, watermark };
-    parentPort!.postMessage(batch, [this.bytes.buffer, this.ends.buffer, this.keys.buffer]);
-    const back = receiveMessageOnPort(this.returns)?.message as RowBatch | undefined;
-    this.bytes = back?.bytes ?? new Uint8Array(ROW_BYTES);
-    this.ends = back?.ends ?? new Int32Array(ROW_COUNT);
-    this.keys = back?.keys ?? new Float64Array(ROW_COUNT);
-    this.count = 0;
-    this.used = 0;
-  }
-}
 
 function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const ring = new RingReader(setup.ring);
@@ -79,7 +37,7 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const { words, numbers, bytes } = ring;
   const features = new FeatureSet();
   const row = new RowBuilder();
-  const outbox = new RowOutbox(setup.returns);
+  const outbox = new RowOutbox((batch, transfer) => setup.rows.postMessage(batch, transfer), setup.returns, ring);
   const done: ShardDone = { done: true, sessions: emptyResult().sessions };
   const byEndReason = done.sessions.byEndReason;
   // The merge key (global addition number) of every session from the oldest unwritten row on, by seq.

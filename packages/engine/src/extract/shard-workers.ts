@@ -1,6 +1,6 @@
 // Starts and stops the session workers of `extract --threads N`: from the built JavaScript, or from the TypeScript
 // sources (tests) through module hooks that transpile them, and collects their messages for the reading thread.
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { isTracemillError, TracemillError } from "@tracemill/core";
 import type { ErrorCode } from "@tracemill/core/errors";
 import type { RowBatch, ShardDone, ShardMessage, WorkerSetup } from "./shard-protocol.js";
@@ -40,6 +40,9 @@ export class ShardWorkers {
   readonly base = new Float64Array(new SharedArrayBuffer(8));
   private readonly workers: Worker[] = [];
   private readonly returns: MessagePort[] = [];
+  /** Where each worker's row batches arrive, and what takes one (onRows, its failure reported as the worker's). */
+  private readonly rows: MessagePort[] = [];
+  private readonly deliver: ((batch: RowBatch) => void)[] = [];
   private readonly finished: Promise<ShardDone>[] = [];
   private readonly started: Promise<void>[] = [];
   private failure: Error | null = null;
@@ -64,11 +67,21 @@ export class ShardWorkers {
     onRows: (worker: number, batch: RowBatch) => void,
   ): void {
     const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
-    this.rings.push(new RingWriter(memory, (stalled) => this.throwFailure(i, stalled), options.stallLimitMs));
+    this.rings.push(
+      new RingWriter(
+        memory,
+        (stalled) => this.throwFailure(i, stalled),
+        options.stallLimitMs,
+        () => this.takeRows(),
+      ),
+    );
     const channel = new MessageChannel();
     this.returns.push(channel.port1);
+    const rows = new MessageChannel();
+    this.rows.push(rows.port1);
     const setup: WorkerSetup = {
       ring: memory,
+      rows: rows.port2,
       returns: channel.port2,
       idleTimeoutNs: options.idleTimeoutNs,
       activeTimeoutNs: options.activeTimeoutNs,
@@ -79,7 +92,7 @@ export class ShardWorkers {
     };
     const worker = new Worker(script.url, {
       workerData: setup,
-      transferList: [channel.port2],
+      transferList: [channel.port2, rows.port2],
       execArgv: script.execArgv,
     });
     this.workers.push(worker);
@@ -98,18 +111,24 @@ export class ShardWorkers {
           reject(this.fail(error));
         };
         const failed = (message: string, code?: string) => failedWith(workerError(i, message, code));
+        this.deliver.push((batch) => {
+          if (this.stopped) return;
+          // A broken merge invariant fails the run; thrown from a message handler it would end the process.
+          try {
+            onRows(i, batch);
+          } catch (error) {
+            // The merge's own typed failure (writing the CSV or its temporary file) is the run's, not the worker's.
+            if (isTracemillError(error)) failedWith(error);
+            else failed(error instanceof Error ? error.message : String(error));
+          }
+        });
+        rows.port1.on("message", this.deliver[i]);
         worker.on("message", (message: ShardMessage) => {
-          if ("bytes" in message) {
-            // A broken merge invariant fails the run; thrown from this handler it would end the process.
-            try {
-              onRows(i, message);
-            } catch (error) {
-              // The merge's own typed failure (writing the CSV or its temporary file) is the run's, not the worker's.
-              if (isTracemillError(error)) failedWith(error);
-              else failed(error instanceof Error ? error.message : String(error));
-            }
-          } else if ("ready" in message) started();
+          if ("ready" in message) started();
           else if ("done" in message) {
+            // Its last rows were posted before this message, on their own port: they are all there to take now.
+            this.takeRowsOf(i);
+            if (settled) return;
             settled = true;
             resolve(message);
           } else failed(message.error, message.code);
@@ -121,10 +140,28 @@ export class ShardWorkers {
     this.finished[i].catch(() => {});
   }
 
-  /** Gives a consumed batch's buffers back to its worker. */
+  /** Gives a consumed batch's buffers back to its worker (which may be waiting for them: see RowOutbox). */
   recycle(worker: number, batch: RowBatch): void {
     if (this.stopped) return;
     this.returns[worker].postMessage(batch, [batch.bytes.buffer, batch.ends.buffer, batch.keys.buffer]);
+    this.rings[worker].returned();
+  }
+
+  /**
+   * Takes every row batch the workers have sent so far, at once (their message events would come only once this
+   * thread is back in its event loop); throws the first failure, which the merge's may now be.
+   */
+  takeRows(): void {
+    for (let i = 0; i < this.rows.length; i++) this.takeRowsOf(i);
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private takeRowsOf(worker: number): void {
+    for (;;) {
+      const message = receiveMessageOnPort(this.rows[worker]);
+      if (message === undefined) return;
+      this.deliver[worker](message.message as RowBatch);
+    }
   }
 
   /**
@@ -181,6 +218,7 @@ export class ShardWorkers {
     this.stopped = true;
     for (const ring of this.rings) ring.stop();
     for (const port of this.returns) port.close();
+    for (const port of this.rows) port.close();
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 

@@ -24,6 +24,7 @@ import { OutputFile } from "./output-file.js";
 import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
 import { RowMerge } from "./row-merge.js";
 import type { SessionPassSummary } from "./session-pass.js";
+import { HELD_BATCHES } from "./shard-outbox.js";
 import {
   F_ADD,
   F_INDEX,
@@ -79,7 +80,7 @@ export async function runShardedPass(
       threads,
       (bytes, start, end) => csv.write(bytes, start, end),
       (worker, batch) => workers?.recycle(worker, batch),
-      { spills, memoryBytes: rowMemoryBytes },
+      { spills, memoryBytes: rowMemoryBytes, heldBatches: HELD_BATCHES },
     );
     workers = new ShardWorkers(
       threads,
