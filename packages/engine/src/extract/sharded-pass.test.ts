@@ -192,16 +192,25 @@ describe("extract --threads N", () => {
     const file = writeCapture(interleaved());
     const dir = scratch();
     const csv = path.join(dir, "features.csv");
-    // The merge's spill is created exclusively: a file in its place makes its first append fail.
-    fs.writeFileSync(`${csv}.waiting-rows-merge-0`, "");
+    // The merge's first spill cannot be created, as on a full disk (workers, in their own threads, are unaffected).
+    const open = fs.openSync;
+    const opened = vi.spyOn(fs, "openSync").mockImplementation((file, ...rest) => {
+      if (String(file).includes("waiting-rows-merge-0."))
+        throw Object.assign(new Error("no space"), { code: "ENOSPC" });
+      return open(file, ...rest);
+    });
     const options = { idleTimeout: 20, activeTimeout: 45, length: "ip" } as const;
-    const failure = await runShardedPass(file, csv, options, 2, { rowMemoryBytes: 1 }, { tickAdds: 64 }).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const failure = await runShardedPass(file, csv, options, 2, { rowMemoryBytes: 1 }, { tickAdds: 64 })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      )
+      .finally(() => opened.mockRestore());
     expect(failure).toMatchObject({ code: "OUTPUT_FAILED" });
-    expect((failure as Error).message).toMatch(/^\S+waiting-rows-merge-0: could not hold rows .*EEXIST/);
-    expect(fs.readdirSync(dir)).toEqual(["features.csv.waiting-rows-merge-0"]);
+    expect((failure as Error).message).toMatch(
+      /^\S+waiting-rows-merge-0\.[0-9a-f]{12}: could not hold rows .*no space/,
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it("fails the run when a worker fails, leaving no CSV", async () => {
