@@ -28,6 +28,7 @@ import {
   RecordType,
   RingReader,
 } from "./shard-ring.js";
+import { StartQueue } from "./start-queue.js";
 
 const NEWLINE = 10;
 
@@ -40,10 +41,8 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const outbox = new RowOutbox((batch, transfer) => setup.rows.postMessage(batch, transfer), setup.returns, ring);
   const done: ShardDone = { done: true, sessions: emptyResult().sessions };
   const byEndReason = done.sessions.byEndReason;
-  // The merge key (global addition number) of every session from the oldest unwritten row on, by seq.
-  let starts = new Float64Array(1024);
-  let mask = starts.length - 1;
-  let emitted = 0;
+  // The merge key (global addition number) of every session from the oldest unwritten row on, in seq order.
+  const starts = new StartQueue();
   let currentAdd = 0;
   // The flush ends sessions by this worker's last time; the capture's last time decides idle vs end-of-capture.
   let endLimit = Number.NaN;
@@ -51,9 +50,9 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
   // OrderedRows passes rows on in runs of whole rows; each row ends with the only line feed in it.
   const ordered = new OrderedRows(
     (rowBytes, start, end) => {
-      for (let from = start; from < end; emitted++) {
+      for (let from = start; from < end; starts.shift()) {
         const to = rowBytes.indexOf(NEWLINE, from) + 1;
-        outbox.add(rowBytes, from, to, starts[emitted & mask]);
+        outbox.add(rowBytes, from, to, starts.first);
         from = to;
       }
     },
@@ -62,14 +61,8 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const table = new FlowTable(
     {
       onStart(session, packet) {
-        const seq = session.seq;
-        if (seq - emitted > mask) {
-          const bigger = new Float64Array(starts.length * 2);
-          for (let s = emitted; s < seq; s++) bigger[s & (bigger.length - 1)] = starts[s & mask];
-          starts = bigger;
-          mask = bigger.length - 1;
-        }
-        starts[seq & mask] = currentAdd;
+        // Sessions start in seq order, and rows leave OrderedRows in it: the queue's first is the next row's key.
+        starts.push(currentAdd);
         features.start(session, packet);
       },
       onPacket(session, packet) {
@@ -145,7 +138,7 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         }
         table.expire(numbers[f + F_TIME]);
         // Every later row of this worker starts at its oldest live session or at an addition not yet made.
-        const next = emitted < table.started ? starts[emitted & mask] : numbers[f + F_ADD];
+        const next = starts.length > 0 ? starts.first : numbers[f + F_ADD];
         if (outbox.count > 0 || next !== watermark) outbox.send(next);
         watermark = next;
       }
