@@ -3,25 +3,27 @@
 #
 # Usage: bench/extract/run.sh [CAPTURE]   (default /tmp/bench/bench-large.pcap, built by
 #        ../shared/bench/make-bench-capture.sh /tmp/bench; bench-small.pcap for a quick run)
-#   env TOOLS="tracemill engine argus softflowd tshark"   which to run (tshark takes minutes on bench-large)
+#   env TOOLS="tracemill tracemill1 engine argus softflowd tshark"   which to run (tshark takes minutes on bench-large)
 #   env OUT=DIR                                            scratch directory (default /tmp/tracemill-bench-extract)
 #
 # Each tool reads the same file once and computes bidirectional sessions:
 #   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
 #              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up
+#   tracemill1 the same pinned to one core (taskset -c 0): every thread (hashing, libuv's pool, V8's helpers) shares
+#              it, so its wall time is the issue's "on one core"
 #   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
 #              through runFlowPipeline() without rows, and with the rows formatted and ordered but not written
 #   argus      argus -r CAPTURE -w OUT/a.argus (bidirectional flow records, C)
 #   softflowd  softflowd -r CAPTURE -v 9 -n 127.0.0.1:9 (NetFlow fields only, C)
 #   tshark     tshark -q -z conv,tcp -z conv,udp -r CAPTURE
-# and prints wall seconds, CPU seconds (user+sys), packets per second (wall) and peak RSS.
+# and prints wall seconds, CPU seconds (user+sys), packets per wall second and per CPU second, and peak RSS.
 set -euo pipefail
 export LC_ALL=C
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CAPTURE=${1:-/tmp/bench/bench-large.pcap}
-TOOLS=${TOOLS:-"tracemill engine argus softflowd tshark"}
+TOOLS=${TOOLS:-"tracemill tracemill1 engine argus softflowd tshark"}
 OUT=${OUT:-/tmp/tracemill-bench-extract}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
@@ -35,7 +37,7 @@ node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv"
 PACKETS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).packets.read)' "$OUT/f.summary.json")
 SESSIONS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).sessions.total)' "$OUT/f.summary.json")
 echo "packets: $PACKETS, Tracemill sessions: $SESSIONS"
-printf '%-10s %9s %9s %12s %10s\n' tool wall_s cpu_s packets/s peak_MB
+printf '%-10s %9s %9s %12s %12s %10s\n' tool wall_s cpu_s packets/s packets/cpu_s peak_MB
 
 measure() {
   local name=$1
@@ -46,12 +48,13 @@ measure() {
   }
   read -r wall user sys rss <"$OUT/time.txt"
   awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$PACKETS" \
-    'BEGIN { printf "%-10s %9.2f %9.2f %12.0f %10.0f\n", n, w, u + s, (w > 0 ? p / w : 0), r / 1024 }'
+    'BEGIN { c = u + s; printf "%-10s %9.2f %9.2f %12.0f %12.0f %10.0f\n", n, w, c, (w > 0 ? p / w : 0), (c > 0 ? p / c : 0), r / 1024 }'
 }
 
 for tool in $TOOLS; do
   case $tool in
     tracemill) measure tracemill node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
+    tracemill1) measure tracemill1 taskset -c 0 node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
     engine) node "$HERE/engine-throughput.mjs" "$CAPTURE" ;;
     argus) measure argus argus -r "$CAPTURE" -w "$OUT/a.argus" ;;
     softflowd) measure softflowd softflowd -r "$CAPTURE" -v 9 -n 127.0.0.1:9 ;;
