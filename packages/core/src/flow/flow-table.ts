@@ -105,7 +105,9 @@ export class FlowTable {
     } else {
       this.clock = time;
     }
-    if (time - this.idleTimeoutNs >= this.wheel.due) this.expire(time);
+    // `time` goes to no call: a double argument is boxed, and V8 boxes the value once for every use, so a call
+    // here (or to open() below) would allocate a number on every packet. The calls read this.clock, which is `time`.
+    if (time - this.idleTimeoutNs >= this.wheel.due) this.expire(this.clock);
 
     const packet = this.packet;
     packet.decoded = decoded;
@@ -174,7 +176,7 @@ export class FlowTable {
     const session = this.session;
     if (slot < 0) {
       packet.gap = -1;
-      slot = this.open(decoded, hash, time, index);
+      slot = this.open(decoded, hash, index);
       session.point(slot);
       const words = wordChunks[slot >>> CHUNK_SHIFT];
       const w = RECORD_WORDS * (slot & CHUNK_MASK);
@@ -249,8 +251,12 @@ export class FlowTable {
     if ((words[at] & CLOSED) === 0) words[at] = withReason(words[at], reason);
   }
 
-  /** Opens a record for a session (its end reason: end of capture) and returns its slot. */
-  private open(decoded: DecodedPacket, hash: number, time: number, index: number): number {
+  /**
+   * Opens a record for a session (its end reason: end of capture) at the packet being added, whose time is the
+   * clock (see add), and returns its slot.
+   */
+  private open(decoded: DecodedPacket, hash: number, index: number): number {
+    const time = this.clock;
     const slot = this.free.length > 0 ? (this.free.pop() as number) : this.store.add();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
