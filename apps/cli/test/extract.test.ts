@@ -77,8 +77,15 @@ describe("tracemill extract", () => {
     const out = path.join(dir, "cut.csv");
     const result = runCli(["extract", cut, "-o", out]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/cut\.pcap: .*byte \d+.*of the packets before it/);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, "cut.summary.json"), "utf8"));
+    // One line naming the file once, the offset, the reason and what the CSV holds.
+    const sessions = `${summary.csv.rows} session${summary.csv.rows === 1 ? "" : "s"}`;
+    expect(result.stderr).toBe(
+      `tracemill: ${summary.damage.message}; the CSV holds the ${sessions} of the packets before it\n`,
+    );
+    expect(summary.damage.message.startsWith(`${cut}: damaged capture at byte ${summary.damage.offset} (after `)).toBe(
+      true,
+    );
     expect(summary.complete).toBe(false);
     expect(summary.damage.offset).toBeGreaterThan(0);
     expect(summary.packets.read).toBeGreaterThan(0);

@@ -29,6 +29,28 @@ export async function runIntoFiles(
   }
 }
 
+/**
+ * A capability whose capture was damaged keeps what it made of the packets before the damage (its outputs are in
+ * place) and says so: exit status 1 with the damage's message (which names the file, byte offset and reason) and
+ * what the outputs hold. Complete runs pass.
+ */
+export function reportDamage(capture: string, summary: Record<string, unknown>, held: string): void {
+  if (summary.complete !== false) return;
+  const damage = summary.damage as { message: string; offset: number } | null;
+  // Most damage messages name the file already (the session pass's); sanitize's do not.
+  const message = damage?.message ?? "damaged capture";
+  const named = message.startsWith(`${capture}: `) ? message : `${capture}: ${message}`;
+  throw new TracemillError("DAMAGED_INPUT", `${named}; ${held}`, {
+    file: capture,
+    offset: damage?.offset,
+  });
+}
+
+/** "1 session", "2 sessions". */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 /** `name` with its extension replaced: "out/ipt.txt" → "out/ipt.csv". */
 export function withExtension(file: string, extension: string): string {
   const parsed = path.parse(file);

@@ -3,14 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { TracemillError } from "@tracemill/core/errors";
 import type { ExtractSummary } from "@tracemill/engine/extract";
 import type { SingleBar } from "cli-progress";
 import { Command } from "commander";
 import {
   addSessionOptions,
+  counted,
   numberOption,
   outputFileOption,
+  reportDamage,
   type SessionCommandOptions,
   sessionOptions,
   withExtension,
@@ -55,15 +56,11 @@ export function extractCommand(): Command {
       bar?.stop();
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
-      if (!summary.complete) {
-        const { damage, csv } = summary;
-        const rows = `${csv.rows} session${csv.rows === 1 ? "" : "s"}`;
-        throw new TracemillError(
-          "DAMAGED_INPUT",
-          `${capture}: ${damage!.message}; the CSV holds the ${rows} of the packets before it`,
-          { file: capture, offset: damage!.offset },
-        );
-      }
+      reportDamage(
+        capture,
+        { ...summary },
+        `the CSV holds the ${counted(summary.csv.rows, "session")} of the packets before it`,
+      );
     } finally {
       bar?.stop();
       if (scratch) await fs.promises.rm(scratch, { recursive: true, force: true });

@@ -2,8 +2,10 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  counted,
   numberOption,
   outputFileOption,
+  reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -55,5 +57,10 @@ export function imagesCommand(): Command {
     );
     const images = result.summary.images as { images: number; rows: number };
     process.stderr.write(`${images.rows} sessions in ${images.images} images: ${options.output}\n`);
+    reportDamage(
+      capture,
+      result.summary,
+      `the images and their CSV hold the ${counted(images.rows, "session")} of the packets before it`,
+    );
   });
 }

@@ -2,7 +2,9 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  counted,
   outputFileOption,
+  reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -34,5 +36,10 @@ export function iptCommand(): Command {
     );
     const ipt = result.summary.ipt as { lines: number; gaps: number };
     process.stderr.write(`${ipt.lines} sessions, ${ipt.gaps} gaps: ${options.output}, ${csv}\n`);
+    reportDamage(
+      capture,
+      result.summary,
+      `the series and the CSV hold the ${counted(ipt.lines, "session")} of the packets before it`,
+    );
   });
 }

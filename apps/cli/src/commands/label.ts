@@ -3,8 +3,10 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  counted,
   numberOption,
   outputFileOption,
+  reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -71,6 +73,12 @@ export function labelCommand(): Command {
       (r) => ({ [r.outputs[0].name]: output, "summary.json": options.summary }),
     );
     process.stderr.write(describe(result.summary.labels as LabelSummary, output));
+    const rows = (result.summary.csv as { rows: number }).rows;
+    reportDamage(
+      capture,
+      result.summary,
+      `the labelled CSV holds the ${counted(rows, "session")} of the packets before it`,
+    );
   });
 }
 

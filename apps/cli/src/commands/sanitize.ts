@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
+import { counted, reportDamage } from "./capability-output.js";
 
 interface SanitizeCommandOptions {
   rules: string[];
@@ -55,7 +56,7 @@ export function sanitizeCommand(): Command {
       );
       const s = result.summary as {
         alerts: { total: number };
-        packets: { clean: number; attacks: number };
+        packets: { input: number; clean: number; attacks: number };
         sessions: { clean: number; attacks: number };
         verified: boolean;
       };
@@ -63,6 +64,7 @@ export function sanitizeCommand(): Command {
         `${s.alerts.total} alerts; clean: ${s.packets.clean} packets, ${s.sessions.clean} sessions; attacks: ${s.packets.attacks} packets, ${s.sessions.attacks} sessions${s.verified ? "" : " (clean capture not verified: see summary.json)"}\n` +
           `${result.outputs.map((o) => path.join(options.out, o.name)).join(", ")}\n`,
       );
+      reportDamage(capture, result.summary, `the outputs hold the ${counted(s.packets.input, "packet")} before it`);
     });
 }
 
