@@ -63,6 +63,20 @@ describe("capabilities on the real engine", () => {
     expect(job.summary.input.name).toBe("handshake.pcap");
   });
 
+  it("a capture damaged part-way: the sessions before the damage, and the damage named as the user knows the file", async () => {
+    const whole = fixture("pcap-be-us_pptp.pcap");
+    const upload = await client.upload("cut.pcap", whole.subarray(0, whole.length - 7));
+    expect(upload.status).toBe(201);
+    const job = await run("extract", { capture: { fileId: upload.body.id } });
+    expect(job.summary.complete).toBe(false);
+    expect(job.summary.csv.rows).toBeGreaterThan(0);
+    const { message, offset } = job.summary.damage;
+    expect(message.startsWith(`cut.pcap: damaged capture at byte ${offset} (after `)).toBe(true);
+    // No path of the server's data directory reaches the user, in the summary or its file.
+    expect(JSON.stringify(job.summary)).not.toContain(app.dataDir);
+    expect(await text(job.id, "summary.json")).not.toContain(app.dataDir);
+  });
+
   it("ipt: inter-packet times per session beside the CSV", async () => {
     const job = await run("ipt", capture(), { signed: true });
     expect(outputNames(job)).toEqual(expect.arrayContaining(["features.csv", "ipt.txt"]));

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { capabilityRunner } from "./capabilities.js";
 import { uploadedName } from "./uploaded-name.js";
+import { withoutServerPaths } from "./user-paths.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
 
 const controller = new AbortController();
@@ -61,11 +62,14 @@ function describe(error: unknown): { message: string; code: string } {
 
 async function run(message: RunMessage): Promise<void> {
   let lastSent = 0;
+  let inputPaths: string[] = [];
+  const hidePaths = (text: string) => withoutServerPaths(text, inputPaths, [message.outDir, message.workDir]);
   try {
     const runner = await capabilityRunner(message.capability, message.testEngineModule);
     // A cancel may arrive while the capability's code is still loading.
     controller.signal.throwIfAborted();
     const inputs = await plainInputs(message);
+    inputPaths = Object.values(inputs);
     // The stored files' digests hold for the files the engine reads unless they were inflated here.
     const hashes = Object.fromEntries(
       Object.entries(message.inputs).flatMap(([role, input]) =>
@@ -86,13 +90,19 @@ async function run(message: RunMessage): Promise<void> {
         },
       },
     );
+    // The summary file says what the job's summary says (the engine wrote it naming the paths it was given).
+    const summaryFile = path.join(message.outDir, "summary.json");
+    if (result.outputs.some((output) => output.name === "summary.json")) {
+      fs.writeFileSync(summaryFile, hidePaths(fs.readFileSync(summaryFile, "utf8")));
+    }
     const outputs = [];
     for (const output of result.outputs) {
       outputs.push({ ...output, sha256: await sha256Of(path.join(message.outDir, output.name)) });
     }
-    await send({ type: "done", outputs, summary: result.summary });
+    await send({ type: "done", outputs, summary: JSON.parse(hidePaths(JSON.stringify(result.summary))) });
   } catch (error) {
-    await send({ type: "failed", ...describe(error) });
+    const failure = describe(error);
+    await send({ type: "failed", ...failure, message: hidePaths(failure.message) });
   } finally {
     fs.rmSync(message.workDir, { recursive: true, force: true });
   }

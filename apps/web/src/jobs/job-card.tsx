@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { api } from "../api/client.js";
 import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { useJobEvents } from "./use-job-events.js";
 
@@ -51,6 +52,7 @@ export function JobCard({
           {job.error}
         </p>
       )}
+      <DamageNotice job={job} />
       {job.outputs.length > 0 && (
         <ul className="outputs" aria-label="Outputs">
           {job.outputs.map((output) => (

@@ -66,6 +66,25 @@ describe("Job details", () => {
     const preview = screen.getByRole("region", { name: "Preview of labelled.csv" });
     expect(within(preview).getAllByRole("row")).toHaveLength(5);
     expect(within(preview).getByRole("columnheader", { name: "flowduration" })).toBeInTheDocument();
+    // A complete run has no damage notice.
+    expect(screen.queryByText(/Incomplete input/)).toBeNull();
+  });
+
+  it("says plainly that a damaged capture was read only up to the damage", async () => {
+    const message = "cut.pcap: damaged capture at byte 4116 (after 35 packets): truncated packet record";
+    const job = makeJob({
+      id: "j3",
+      title: "Cut",
+      summary: { complete: false, damage: { offset: 4116, message }, csv: { rows: 7 } },
+    });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j3": () => ({ body: job }),
+    });
+    renderApp("/ui/details?id=j3");
+    expect(await screen.findByText(/Incomplete input/)).toHaveTextContent(
+      `Incomplete input: ${message}. The outputs hold what was read before byte 4116.`,
+    );
   });
 
   it("shows a failed job's error and no charts", async () => {

@@ -6,6 +6,7 @@ import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
 
@@ -84,6 +85,7 @@ function Details({ job }: { job: Job }) {
           {job.error}
         </p>
       )}
+      <DamageNotice job={job} />
       <h2>Outputs</h2>
       {job.outputs.length === 0 ? (
         <p>None yet.</p>

@@ -60,6 +60,25 @@ describe("My Jobs", () => {
     expect(within(failed).getByRole("alert")).toHaveTextContent("capture is damaged at byte 24");
   });
 
+  it("says on the card of a job whose capture was damaged that its outputs stop at the damage", async () => {
+    const cut = makeJob({
+      id: "cut",
+      title: "Cut capture",
+      summary: {
+        complete: false,
+        damage: { offset: 4116, message: "cut.pcap: damaged capture at byte 4116: truncated" },
+      },
+      outputs: [{ name: "features.csv", kind: "csv", size: 700 }],
+    });
+    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [mine[0], cut] }) });
+    renderApp("/ui/dataSets");
+    const card = await screen.findByRole("article", { name: "Cut capture" });
+    expect(within(card).getByRole("status")).toHaveTextContent(
+      "Incomplete input: cut.pcap: damaged capture at byte 4116: truncated. The outputs hold what was read before byte 4116.",
+    );
+    expect(within(screen.getByRole("article", { name: "Finished extraction" })).queryByRole("status")).toBeNull();
+  });
+
   it("deletes a job only after confirmation and removes it from the list", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
