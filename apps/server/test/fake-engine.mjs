@@ -22,7 +22,8 @@ export async function extract(run, options) {
   const { idleTimeout, activeTimeout } = run.params;
   if (idleTimeout === 1) process.exit(3);
   if (idleTimeout === 2) {
-    throw Object.assign(new Error("The capture is damaged at byte 24"), {
+    // Named by the path the engine was given, as the real engine's messages are (the worker rewrites it).
+    throw Object.assign(new Error(`${run.inputs.capture}: the capture is damaged at byte 24`), {
       name: "TracemillError",
       code: "DAMAGED_INPUT",
     });

@@ -94,7 +94,8 @@ describe("worker pool", () => {
   it("reports the engine's own message when a capability fails", async () => {
     const id = await create(client, { idleTimeout: 2 });
     const failed = await waitForStatus(client, id, ["failed"]);
-    expect(failed.error).toBe("The capture is damaged at byte 24");
+    // The engine named the path it read; the user sees the name the file was uploaded as.
+    expect(failed.error).toBe("raw101_ipv4.pcap: the capture is damaged at byte 24");
     expect(failed.progress.stage).toBe("failed");
   });
 });
