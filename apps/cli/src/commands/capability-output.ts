@@ -51,6 +51,15 @@ export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/** The capture argument of the commands that read their capture once: "-" is standard input (a pipe). */
+export const CAPTURE_HELP =
+  'capture file (pcap, pcapng, ERF; gzip-compressed too), or "-" to read a pipe on standard input';
+
+/** Parses a capture argument: "-" reads standard input (the engine reads /dev/stdin as any pipe). */
+export function captureArgument(text: string): string {
+  return text === "-" ? "/dev/stdin" : text;
+}
+
 /** `name` with its extension replaced: "out/ipt.txt" → "out/ipt.csv". */
 export function withExtension(file: string, extension: string): string {
   const parsed = path.parse(file);

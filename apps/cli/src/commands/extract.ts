@@ -8,6 +8,8 @@ import type { SingleBar } from "cli-progress";
 import { Command } from "commander";
 import {
   addSessionOptions,
+  CAPTURE_HELP,
+  captureArgument,
   counted,
   numberOption,
   outputFileOption,
@@ -26,7 +28,7 @@ interface ExtractCommandOptions extends SessionCommandOptions {
 export function extractCommand(): Command {
   const command = new Command("extract")
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF; gzip-compressed too)")
+    .argument("<capture>", CAPTURE_HELP, captureArgument)
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
     .option("--summary <file>", "run summary (JSON) file", outputFileOption)
     .option(
@@ -40,7 +42,9 @@ export function extractCommand(): Command {
     const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
     const summaryPath =
       options.summary ?? (toStdout ? path.join(scratch!, "summary.json") : withExtension(csvPath, ".summary.json"));
-    const bar = process.stderr.isTTY ? await progressBar() : undefined;
+    // A pipe's size is known only at its end: its bar shows the rate alone.
+    const sized = fs.statSync(capture, { throwIfNoEntry: false })?.isFile() ?? true;
+    const bar = process.stderr.isTTY ? await progressBar(sized) : undefined;
     try {
       const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(capture, {
@@ -69,10 +73,12 @@ export function extractCommand(): Command {
 }
 
 /** The bar's module is loaded only here: every command's start-up would otherwise pay for it. */
-async function progressBar(): Promise<SingleBar> {
+async function progressBar(sized: boolean): Promise<SingleBar> {
   const { SingleBar } = await import("cli-progress");
   const bar = new SingleBar({
-    format: "extracting [{bar}] {percentage}% | {rate} packets/s | ETA {eta_formatted}",
+    format: sized
+      ? "extracting [{bar}] {percentage}% | {rate} packets/s | ETA {eta_formatted}"
+      : "extracting from a pipe | {rate} packets/s",
     stream: process.stderr,
     hideCursor: true,
     etaBuffer: 50,

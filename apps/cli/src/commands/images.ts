@@ -2,6 +2,8 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  CAPTURE_HELP,
+  captureArgument,
   counted,
   numberOption,
   outputFileOption,
@@ -24,7 +26,7 @@ interface ImagesCommandOptions extends SessionCommandOptions {
 export function imagesCommand(): Command {
   const command = new Command("images")
     .description("turn every session into a 280-byte grayscale row, n rows per PNG, zipped with a manifest and the CSV")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .argument("<capture>", CAPTURE_HELP, captureArgument)
     .requiredOption(
       "-n, --flows-per-image <n>",
       "sessions (rows) per image",

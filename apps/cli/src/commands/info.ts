@@ -2,11 +2,12 @@
 import { TracemillError } from "@tracemill/core/errors";
 import type { CaptureSummary } from "@tracemill/engine/capture";
 import { Command } from "commander";
+import { CAPTURE_HELP, captureArgument } from "./capability-output.js";
 
 export function infoCommand(): Command {
   return new Command("info")
     .description("describe a capture: format, interfaces, packets, time span, bytes, IP/TCP/UDP counts, damage")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF; optionally gzip-compressed)")
+    .argument("<capture>", CAPTURE_HELP, captureArgument)
     .option("--json", "print one JSON object")
     .action(async (capture: string, options: { json?: boolean }) => {
       const { summarizeCapture } = await import("@tracemill/engine/capture");

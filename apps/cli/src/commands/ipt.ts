@@ -2,6 +2,8 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  CAPTURE_HELP,
+  captureArgument,
   counted,
   outputFileOption,
   reportDamage,
@@ -21,7 +23,7 @@ interface IptCommandOptions extends SessionCommandOptions {
 export function iptCommand(): Command {
   const command = new Command("ipt")
     .description("write the inter-packet times of every session (one line per CSV row) and the feature CSV")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .argument("<capture>", CAPTURE_HELP, captureArgument)
     .option("-o, --output <file>", "IPT text file", outputFileOption, "ipt.txt")
     .option("--csv <file>", "feature CSV (default: the output's name with .csv)", outputFileOption)
     .option("--signed", "negative gaps for packets of the session's backward side")

@@ -3,6 +3,8 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
+  CAPTURE_HELP,
+  captureArgument,
   counted,
   numberOption,
   outputFileOption,
@@ -29,7 +31,7 @@ const SHOWN_ALERTS = 20;
 export function labelCommand(): Command {
   const command = new Command("label")
     .description("label every session: binary (--attacks, or a merge's provenance record) or by alert class (--alerts)")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF)")
+    .argument("<capture>", CAPTURE_HELP, captureArgument)
     .option("--attacks <capture>", "capture holding the attacks: sessions with the same 5-tuple are labelled 1")
     .option("--alerts <file>", "unified2 or Suricata EVE JSON alerts: sessions get the class of their alerts")
     .option("--classification <file>", "classification.config naming the alerts' classtypes")

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
-import { counted, reportDamage } from "./capability-output.js";
+import { captureArgument, counted, reportDamage } from "./capability-output.js";
 
 interface SanitizeCommandOptions {
   rules: string[];
@@ -20,7 +20,7 @@ interface SanitizeCommandOptions {
 export function sanitizeCommand(): Command {
   return new Command("sanitize")
     .description("run Suricata on a capture and split it into clean and attack captures, with alerts.u2 and eve.json")
-    .argument("<capture>", "capture file (pcap, pcapng, ERF; optionally gzip-compressed)")
+    .argument("<capture>", "capture file (pcap, pcapng, ERF; optionally gzip-compressed)", captureArgument)
     .option("--rules <file>", "a Suricata rules file (repeat for several; default: the bundled ruleset)", collect, [])
     .option("--ruleset <dir-or-name>", "a ruleset directory, or the name of one under rules/ (default: default)")
     .option("--classification <file>", "classification.config (default: the ruleset's, else Suricata's own)")

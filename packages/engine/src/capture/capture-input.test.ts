@@ -1,5 +1,6 @@
 // CaptureInput: how long a chunk it returned stays untouched while the next one is read ahead, and a tapped buffer
 // while the tap (the hashing worker) still reads it.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -84,4 +85,70 @@ describe("CaptureInput", () => {
     expect(new Set(handed.map(({ buffer }) => buffer)).size).toBe(3);
     expect(overwritten).toBe(0);
   });
+
+  it("reads a pipe in order, each chunk filled however the writer splits its bytes, and drains it for the tap", async () => {
+    // The writer sends 520 numbered bytes in pieces of 7 with pauses: chunks of 64 still come whole, in order.
+    const fifo = pipeFrom(520, 7);
+    const taken: number[] = [];
+    const tap: ChunkTap = {
+      allocate: (bytes) => Buffer.alloc(bytes),
+      take: (buffer, length) => taken.push(...buffer.subarray(0, length)),
+      released: () => Promise.resolve(),
+      declined: () => {
+        throw new Error("a pipe hands its bytes over");
+      },
+    };
+    const input = await CaptureInput.open(fifo.path, 64, { tap });
+    try {
+      expect(input.streamed).toBe(true);
+      expect(input.fileSize).toBe(0);
+      const first = await input.read();
+      expect([...first!]).toEqual(Array.from({ length: 64 }, (_, i) => i & 255));
+      const second = await input.read();
+      expect([...second!]).toEqual(Array.from({ length: 64 }, (_, i) => (64 + i) & 255));
+      // The caller stops here (damage, say): the rest still reaches the tap, and the writer is not cut off.
+      await input.drain();
+      expect(input.fileBytesRead).toBe(520);
+      expect(taken).toEqual(Array.from({ length: 520 }, (_, i) => i & 255));
+    } finally {
+      await input.close();
+    }
+    expect(await fifo.exit).toBe(0);
+  });
+
+  it("refuses gzip data on a pipe, saying how to give it", async () => {
+    const fifo = pipeFrom(0, 0, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]));
+    const input = await CaptureInput.open(fifo.path, 64);
+    try {
+      await expect(input.read()).rejects.toThrow(/gzip-compressed data on a pipe: decompress it before the pipe/);
+    } finally {
+      await input.close();
+      fifo.child.kill();
+    }
+  });
 });
+
+/** A FIFO that a child process fills with `count` numbered bytes (or `bytes`), `piece` bytes at a time. */
+function pipeFrom(
+  count: number,
+  piece: number,
+  bytes?: Buffer,
+): { path: string; child: ChildProcess; exit: Promise<number | null> } {
+  const file = path.join(tmp, `fifo-${count}-${piece}-${bytes?.length ?? 0}`);
+  expect(spawnSync("mkfifo", [file]).status).toBe(0);
+  const data = bytes ?? Buffer.from(Array.from({ length: count }, (_, i) => i & 255));
+  const script = `
+    const fs = require("fs");
+    const fd = fs.openSync(process.argv[1], "w");
+    const data = Buffer.from(process.argv[2], "hex");
+    const piece = Number(process.argv[3]) || data.length;
+    (async () => {
+      for (let at = 0; at < data.length; at += piece) {
+        fs.writeSync(fd, data.subarray(at, at + piece));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      fs.closeSync(fd);
+    })();`;
+  const child = spawn(process.execPath, ["-e", script, file, data.toString("hex"), String(piece)], { stdio: "ignore" });
+  return { path: file, child, exit: new Promise((resolve) => child.on("exit", resolve)) };
+}

@@ -1,10 +1,39 @@
-// Reads a capture file as large chunks, gunzipping transparently (gzip found by its magic 1f 8b, not by the name).
+// Reads a capture file as large chunks, gunzipping transparently (gzip found by its magic 1f 8b, not by the name);
+// a pipe (standard input, a FIFO) is read in order, as it comes.
 import fs from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import zlib from "node:zlib";
 import { TracemillError } from "@tracemill/core/errors";
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Where standard input is read from: the path the command line gives for "-". */
+export const STANDARD_INPUT = "/dev/stdin";
+
+/** What the input uses of an open file: fs.promises' FileHandle, or standard input's descriptor. */
+interface InputHandle {
+  readonly fd: number;
+  read(buffer: Buffer, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }>;
+  stat(): Promise<fs.Stats>;
+  close(): Promise<void>;
+}
+
+/**
+ * Standard input, read through its descriptor: /dev/stdin cannot be opened when it is a socket, as the standard
+ * input of a process that Node (or another launcher) started with a pipe often is. Left open at close.
+ */
+function standardInput(): InputHandle {
+  return {
+    fd: 0,
+    read: (buffer, offset, length, position) =>
+      new Promise((resolve, reject) =>
+        fs.read(0, buffer, offset, length, position, (error, bytesRead) =>
+          error ? reject(error) : resolve({ bytesRead }),
+        ),
+      ),
+    stat: () => fs.promises.stat(STANDARD_INPUT).catch(() => fs.fstatSync(0)),
+    close: async () => {},
+  };
+}
 
 export interface CaptureInputOptions {
   /**
@@ -40,10 +69,13 @@ export interface ChunkTap {
 export class CaptureInput {
   /** Bytes of the file on disk read so far (compressed bytes for .gz). */
   fileBytesRead = 0;
+  /** The file's size; 0 for a pipe, whose size is known only at its end (fileBytesRead then). */
   readonly fileSize: number;
   readonly compressed: boolean;
+  /** A pipe, FIFO or socket: read in order with no positions, each chunk filled before it is returned. */
+  readonly streamed: boolean;
   /** Open for plain files; gzip input is streamed by path instead. */
-  private readonly handle: FileHandle | null;
+  private readonly handle: InputHandle | null;
   private readonly buffers: Buffer[] = [];
   private turn = 0;
   private ahead: Promise<number> | null = null;
@@ -54,15 +86,17 @@ export class CaptureInput {
   private readonly tap: ChunkTap | null;
 
   private constructor(
-    handle: FileHandle | null,
+    handle: InputHandle | null,
     fileSize: number,
     compressed: boolean,
     chunkBytes: number,
     options: CaptureInputOptions,
+    streamed = false,
   ) {
     this.handle = handle;
     this.fileSize = fileSize;
     this.compressed = compressed;
+    this.streamed = streamed;
     this.synchronous = options.synchronous ?? false;
     const tap = options.tap ?? null;
     this.tap = compressed || this.synchronous ? null : tap;
@@ -80,9 +114,9 @@ export class CaptureInput {
     chunkBytes = DEFAULT_CHUNK_BYTES,
     options: CaptureInputOptions = {},
   ): Promise<CaptureInput> {
-    let handle: FileHandle;
+    let handle: InputHandle;
     try {
-      handle = await fs.promises.open(file, "r");
+      handle = file === STANDARD_INPUT ? standardInput() : await fs.promises.open(file, "r");
     } catch (error) {
       options.tap?.declined();
       const code = (error as NodeJS.ErrnoException).code;
@@ -90,7 +124,8 @@ export class CaptureInput {
     }
     try {
       const stat = await handle.stat();
-      if (!stat.isFile()) throw new TracemillError("BAD_INPUT", `${file}: not a regular file`, { file });
+      if (stat.isFIFO() || stat.isSocket()) return new CaptureInput(handle, 0, false, chunkBytes, options, true);
+      if (!stat.isFile()) throw new TracemillError("BAD_INPUT", `${file}: not a regular file or a pipe`, { file });
       const magic = Buffer.alloc(2);
       const { bytesRead } = await handle.read(magic, 0, 2, 0);
       const compressed = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
@@ -121,14 +156,38 @@ export class CaptureInput {
       return bytes === 0 ? null : new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
     }
     const current = this.turn;
+    const first = this.position === 0;
     const bytes = await (this.ahead ?? this.readInto(current));
     this.ahead = null;
     if (bytes === 0) return null;
+    if (
+      first &&
+      this.streamed &&
+      bytes >= 2 &&
+      this.buffers[current][0] === 0x1f &&
+      this.buffers[current][1] === 0x8b
+    ) {
+      throw new TracemillError(
+        "BAD_INPUT",
+        "gzip-compressed data on a pipe: decompress it before the pipe (zcat FILE | tracemill …), or give the file",
+        {},
+      );
+    }
     this.turn = current === 2 ? 0 : current + 1;
     this.ahead = this.readInto(this.turn);
     this.ahead.catch(() => {});
     const buffer = this.buffers[current];
     return new Uint8Array(buffer.buffer, buffer.byteOffset, bytes);
+  }
+
+  /**
+   * Reads a pipe to its end (handing its bytes to the tap), so that its size and digest are of all of it even when
+   * the caller stopped reading at damage, and its writer is not cut off. Regular files need nothing. Stops early
+   * once `signal` is aborted.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
+    if (!this.streamed) return;
+    while (!signal?.aborted && (await this.read()) !== null);
   }
 
   async close(): Promise<void> {
@@ -140,7 +199,15 @@ export class CaptureInput {
   private async readInto(index: number): Promise<number> {
     const buffer = this.buffers[index];
     if (this.tap !== null) await this.tap.released(buffer);
-    const { bytesRead } = await this.handle!.read(buffer, 0, buffer.length, this.position);
+    let bytesRead = 0;
+    if (this.streamed) {
+      // A pipe gives what its writer has written (64 KiB at most at a time): the chunk is filled up to its end.
+      for (let n = -1; n !== 0 && bytesRead < buffer.length; bytesRead += n) {
+        n = (await this.handle!.read(buffer, bytesRead, buffer.length - bytesRead, null)).bytesRead;
+      }
+    } else {
+      bytesRead = (await this.handle!.read(buffer, 0, buffer.length, this.position)).bytesRead;
+    }
     this.position += bytesRead;
     this.fileBytesRead = this.position;
     if (this.tap !== null && bytesRead > 0) this.tap.take(buffer, bytesRead);

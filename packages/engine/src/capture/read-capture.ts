@@ -31,6 +31,8 @@ export interface ReadCaptureResult {
   format: CaptureFormat;
   /** The file was gzip-compressed. */
   compressed: boolean;
+  /** Size of the input as stored (compressed for gzip); for a pipe, every byte it gave, read to its end. */
+  fileBytes: number;
   info: CaptureInfo;
   packets: number;
   /** Sum of the packets' original (wire) lengths, as capinfos' "data size". */
@@ -80,10 +82,12 @@ export async function readCapture(
       const named = withFileName(error, file) as TracemillError;
       damage = { offset: named.context.offset ?? source.consumedBytes, message: named.message };
     }
+    await input.drain(options.signal);
     return {
       file,
       format: source.info.format,
       compressed: input.compressed,
+      fileBytes: input.streamed ? input.fileBytesRead : input.fileSize,
       info: source.info,
       packets: stats.packets,
       bytes: stats.bytes,
@@ -140,6 +144,7 @@ export async function readChunk(
   try {
     return await input.read();
   } catch (error) {
+    if (isTracemillError(error)) throw withFileName(error, file);
     const packets = source?.packetCount ?? 0;
     const offset = source?.consumedBytes ?? 0;
     const reason = `the gzip data is damaged (${(error as Error).message})`;

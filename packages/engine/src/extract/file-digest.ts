@@ -1,5 +1,6 @@
 // SHA-256 of the input for the run summary, on a worker thread: of the chunks the capture reader has already read
 // (shared buffers, no copy) when they are handed over, and of the rest of the file read on the worker otherwise.
+import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ChunkTap } from "../capture/index.js";
 
@@ -19,6 +20,8 @@ const WORKER_SOURCE = `
         hash.update(buffers[message.chunk].subarray(0, message.length));
         hashed += message.length;
         parentPort.postMessage({ released: message.chunk });
+      } else if (workerData === null) {
+        parentPort.postMessage({ digest: hash.digest("hex") });
       } else {
         const buffer = Buffer.allocUnsafe(1 << 20);
         const fd = fs.openSync(workerData, "r");
@@ -47,7 +50,8 @@ interface WorkerMessage {
  * The SHA-256 of one file. Give `tap` to the capture reader (readCapture's `tap` option): the bytes it reads go to
  * the worker in file order, in buffers shared with it, each released for reuse once hashed. `result()` ends the
  * hand-over; the worker then reads the bytes it did not get (all of them for gzip input or an unused tap, the rest
- * when reading stopped at damage), so the digest is always of the whole file as stored.
+ * when reading stopped at damage), so the digest is always of the whole file as stored. A pipe's bytes all come
+ * through the tap (the reader drains it to its end).
  */
 export class FileDigest {
   readonly tap: ChunkTap;
@@ -61,7 +65,11 @@ export class FileDigest {
   private stopped = false;
 
   constructor(file: string) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: file });
+    // A pipe cannot be read again: the reader hands over every byte of it (CaptureInput.drain), and the worker reads
+    // nothing itself (opening a FIFO again would wait for a writer).
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const piped = stat !== undefined && (stat.isFIFO() || stat.isSocket());
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: piped ? null : file });
     this.digest = new Promise<string>((resolve, reject) => {
       this.worker.on("message", (message: WorkerMessage) => {
         if (message.released !== undefined) return this.release(message.released);

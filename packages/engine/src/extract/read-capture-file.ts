@@ -1,6 +1,5 @@
 // The capture read of the extract pass: engine/capture's readCapture, with progress as a capability reports it
 // (percent of the file's bytes, packets read) and the file's size for the run summary.
-import fs from "node:fs";
 import type { CaptureDamage, CapturedPacket, CaptureFormat } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { type ChunkTap, readCapture } from "../capture/index.js";
@@ -16,7 +15,7 @@ export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & {
 
 export interface ReadResult {
   format: CaptureFormat;
-  /** Size of the file as stored (compressed when it is gzip). */
+  /** Size of the file as stored (compressed when it is gzip); for a pipe, the bytes it gave. */
   fileBytes: number;
   /** Packets delivered. */
   packets: number;
@@ -48,14 +47,15 @@ export async function readCaptureFile(
       signal: run.signal,
       tap: run.tap,
       onProgress(bytesRead, totalBytes) {
-        onProgress?.({ percent: totalBytes > 0 ? (100 * bytesRead) / totalBytes : 100, stage: "reading capture" });
+        // A pipe's size is unknown until its end: 0 % until then.
+        onProgress?.({ percent: totalBytes > 0 ? (100 * bytesRead) / totalBytes : 0, stage: "reading capture" });
         onPackets?.(packets);
       },
     },
   );
   return {
     format: result.format,
-    fileBytes: (await fs.promises.stat(file)).size,
+    fileBytes: result.fileBytes,
     packets: result.packets,
     complete: result.complete,
     damage: result.damage ?? null,

@@ -51,6 +51,14 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
   await fs.access(capture).catch(() => {
     throw new TracemillError("NOT_FOUND", `${capture} does not exist or cannot be read`, { file: capture });
   });
+  if (!(await fs.stat(capture)).isFile()) {
+    // Suricata reads the capture, then the split reads it again: a pipe would be empty the second time.
+    throw new TracemillError(
+      "BAD_INPUT",
+      `${capture}: not a regular file; sanitize reads its capture twice, so save a piped capture to a file first`,
+      { file: capture },
+    );
+  }
   const minSeverity = options.minSeverity ?? Number.POSITIVE_INFINITY;
   const verifyPasses = options.verifyPasses ?? 2;
   const classifications = parseClassificationConfig(
