@@ -60,6 +60,36 @@ export function captureArgument(text: string): string {
   return text === "-" ? "/dev/stdin" : text;
 }
 
+/**
+ * Refuses, before any work, an output that is one of the inputs (the finished output would replace the file it was
+ * made from) or that two outputs share. The same file is the same path, or the same file reached another way (a link,
+ * standard input redirected from it).
+ */
+export function refuseOverwriting(inputs: (string | false | undefined)[], outputs: (string | undefined)[]): void {
+  const given = outputs.filter((output): output is string => output !== undefined);
+  given.forEach((output, i) => {
+    for (const input of inputs) {
+      if (input && sameFile(input, output)) {
+        const what = path.resolve(input) === path.resolve(output) ? "an input" : `the same file as the input ${input}`;
+        throw new TracemillError("BAD_OPTION", `${output} is ${what}: give the output another name`, { file: output });
+      }
+    }
+    const twice = given.slice(0, i).find((earlier) => sameFile(earlier, output));
+    if (twice !== undefined) {
+      throw new TracemillError("BAD_OPTION", `${output} is given for two outputs: give each its own name`, {
+        file: output,
+      });
+    }
+  });
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  const first = fs.statSync(a, { throwIfNoEntry: false });
+  const second = fs.statSync(b, { throwIfNoEntry: false });
+  return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
+}
+
 /** `name` with its extension replaced: "out/ipt.txt" → "out/ipt.csv". */
 export function withExtension(file: string, extension: string): string {
   const parsed = path.parse(file);

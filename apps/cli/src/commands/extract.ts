@@ -13,6 +13,7 @@ import {
   counted,
   numberOption,
   outputFileOption,
+  refuseOverwriting,
   reportDamage,
   type SessionCommandOptions,
   sessionOptions,
@@ -38,6 +39,7 @@ export function extractCommand(): Command {
     );
   return addSessionOptions(command).action(async (capture: string, options: ExtractCommandOptions) => {
     const toStdout = options.output === undefined;
+    if (!toStdout || options.summary) refuseOverwriting([capture], [options.output, options.summary]);
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
     const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
     const summaryPath =

@@ -7,6 +7,7 @@ import {
   counted,
   numberOption,
   outputFileOption,
+  refuseOverwriting,
   reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
@@ -40,6 +41,8 @@ export function imagesCommand(): Command {
     .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
   return addSessionOptions(command).action(async (capture: string, options: ImagesCommandOptions) => {
     const { extractImages, IMAGES_ZIP_FILE } = await import("@tracemill/engine/images");
+    const inputs = [capture, options.attacks, options.alerts, options.classification];
+    refuseOverwriting(inputs, [options.output, options.summary]);
     const result = await runIntoFiles(
       options.output,
       (run) =>

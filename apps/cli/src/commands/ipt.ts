@@ -6,6 +6,7 @@ import {
   captureArgument,
   counted,
   outputFileOption,
+  refuseOverwriting,
   reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
@@ -31,6 +32,7 @@ export function iptCommand(): Command {
   return addSessionOptions(command).action(async (capture: string, options: IptCommandOptions) => {
     const { extractIpt, IPT_CSV_FILE, IPT_FILE } = await import("@tracemill/engine/ipt");
     const csv = options.csv ?? withExtension(options.output, ".csv");
+    refuseOverwriting([capture], [options.output, csv, options.summary]);
     const result = await runIntoFiles(
       options.output,
       (run) => extractIpt(capture, { ...sessionOptions(options), signed: options.signed }, run),

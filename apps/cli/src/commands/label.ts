@@ -8,6 +8,7 @@ import {
   counted,
   numberOption,
   outputFileOption,
+  refuseOverwriting,
   reportDamage,
   runIntoFiles,
   type SessionCommandOptions,
@@ -56,6 +57,8 @@ export function labelCommand(): Command {
   return addSessionOptions(command).action(async (capture: string, options: LabelCommandOptions) => {
     const { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } = await import("@tracemill/engine/label");
     const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);
+    const inputs = [capture, options.attacks, options.alerts, options.classification, options.provenance];
+    refuseOverwriting(inputs, [output, options.summary]);
     const result = await runIntoFiles(
       output,
       (run) =>

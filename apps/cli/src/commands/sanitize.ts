@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
-import { captureArgument, counted, reportDamage } from "./capability-output.js";
+import { captureArgument, counted, refuseOverwriting, reportDamage } from "./capability-output.js";
 
 interface SanitizeCommandOptions {
   rules: string[];
@@ -37,6 +37,13 @@ export function sanitizeCommand(): Command {
       if (options.runmode !== "single" && options.runmode !== "autofp") {
         throw new TracemillError("BAD_OPTION", `--runmode is single or autofp, not ${options.runmode}`);
       }
+      // The outputs' names in --out (engine/sanitize writes these).
+      const outputs = ["clean", "attacks"].flatMap((name) => [`${name}.pcap`, `${name}.pcapng`]);
+      outputs.push("alerts.u2", "eve.json", "summary.json");
+      refuseOverwriting(
+        [capture, ...options.rules, options.classification],
+        outputs.map((name) => path.join(options.out, name)),
+      );
       const { sanitize } = await import("@tracemill/engine/sanitize");
       fs.mkdirSync(options.out, { recursive: true });
       const ruleset = options.ruleset ? await rulesetDir(options.ruleset) : undefined;
