@@ -1,5 +1,6 @@
 // The tracemill command: builds the program, runs it, and maps errors to exit statuses (0 ok, 1 user error, 2 bad usage).
 import { CommanderError } from "commander";
+import { interrupted } from "./interrupt.js";
 import { buildProgram } from "./program.js";
 import { reportError } from "./report-error.js";
 
@@ -13,6 +14,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; usage errors were already printed by commander.
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (interrupted()) {
+      process.stderr.write("tracemill: interrupted; no partial output was kept\n");
+      return 130;
     }
     reportError(error, debug);
     return 1;

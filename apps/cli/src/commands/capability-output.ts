@@ -5,6 +5,7 @@ import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import type { CapabilityResult, RunOptions } from "@tracemill/engine";
 import { type Command, InvalidArgumentError } from "commander";
+import { interruptSignal } from "../interrupt.js";
 
 /** Output file name in the capability's directory → where the user wants it (undefined: not kept). */
 export type OutputPlacement = Record<string, string | undefined>;
@@ -19,7 +20,7 @@ export async function runIntoFiles(
   // Same directory as the target, so the final rename never crosses file systems.
   const outDir = await fs.promises.mkdtemp(path.join(path.dirname(path.resolve(anchor)), ".tracemill-"));
   try {
-    const result = await run({ outDir });
+    const result = await run({ outDir, signal: interruptSignal() });
     for (const [name, target] of Object.entries(placement(result))) {
       if (target) await fs.promises.rename(path.join(outDir, name), path.resolve(target));
     }

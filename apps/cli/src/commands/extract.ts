@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ExtractSummary } from "@tracemill/engine/extract";
 import type { SingleBar } from "cli-progress";
 import { Command } from "commander";
+import { interruptSignal } from "../interrupt.js";
 import {
   addSessionOptions,
   CAPTURE_HELP,
@@ -55,6 +56,7 @@ export function extractCommand(): Command {
         outDir: path.dirname(csvPath),
         csvPath,
         summaryPath: path.resolve(summaryPath),
+        signal: interruptSignal(),
         onProgress: bar && ((progress) => bar.update(Math.floor(progress.percent * 10))),
         onPackets: bar && trackRate(bar),
       });

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
+import { interruptSignal } from "../interrupt.js";
 import { captureArgument, counted, refuseOverwriting, reportDamage } from "./capability-output.js";
 
 interface SanitizeCommandOptions {
@@ -59,7 +60,7 @@ export function sanitizeCommand(): Command {
           timeoutMs: options.timeout === undefined ? undefined : (number(options.timeout, "--timeout") ?? 0) * 1000,
           runmode: options.runmode,
         },
-        { outDir: options.out },
+        { outDir: options.out, signal: interruptSignal() },
       );
       const s = result.summary as {
         alerts: { total: number };
