@@ -1,6 +1,7 @@
 // tracemill merge: injects an attack capture into a background capture (see docs/formats.md, "Aggregation and provenance").
 import path from "node:path";
 import { Command } from "commander";
+import { interruptSignal } from "../interrupt.js";
 import { outputFileOption } from "./capability-output.js";
 
 interface MergeCommandOptions {
@@ -48,6 +49,7 @@ export function mergeCommand(): Command {
         sequential: options.sequential,
         mappings: options.map.map(parseAddressMapping),
         checksums: options.recomputeChecksums ? "recompute" : "adjust",
+        signal: interruptSignal(),
       });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
