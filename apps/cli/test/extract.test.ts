@@ -69,6 +69,26 @@ describe("tracemill extract", () => {
     expect(result.stderr).toContain("/no/such/capture.pcap");
   });
 
+  it("reads several captures as the parts of one, in the order given, and refuses --threads with them", () => {
+    const dir = scratch();
+    const second = path.join(dir, "again.pcap");
+    fs.copyFileSync(capture, second);
+    const out = path.join(dir, "both.csv");
+    const result = runCli(["extract", capture, second, "-o", out]);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, "both.summary.json"), "utf8"));
+    expect(summary.inputs.map((input: { name: string }) => input.name)).toEqual([
+      "wikipedia-browse.pcap",
+      "again.pcap",
+    ]);
+    expect(summary.packets.read).toBe(2 * 136);
+    const threads = runCli(["extract", capture, second, "-o", out, "--threads", "2"]);
+    expect(threads.status).toBe(1);
+    expect(threads.stderr).toBe(
+      "tracemill: --threads reads one capture: give the parts of a split capture without it\n",
+    );
+  });
+
   it("keeps the sessions before the damage of a truncated capture and says the run is incomplete", () => {
     const dir = scratch();
     const cut = path.join(dir, "cut.pcap");

@@ -30,7 +30,11 @@ interface ExtractCommandOptions extends SessionCommandOptions {
 export function extractCommand(): Command {
   const command = new Command("extract")
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
-    .argument("<capture>", CAPTURE_HELP, captureArgument)
+    .argument(
+      "<capture...>",
+      `${CAPTURE_HELP}; several are the parts of one split capture, read in the order given as one`,
+      (text: string, previous: string[] | undefined) => [...(previous ?? []), captureArgument(text)],
+    )
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
     .option("--summary <file>", "run summary (JSON) file", outputFileOption)
     .option(
@@ -38,19 +42,20 @@ export function extractCommand(): Command {
       "session worker threads, 1-64 (default 1); the output is the same for every count",
       numberOption("a whole number from 1 to 64", (v) => Number.isInteger(v) && v >= 1 && v <= 64),
     );
-  return addSessionOptions(command).action(async (capture: string, options: ExtractCommandOptions) => {
+  return addSessionOptions(command).action(async (captures: string[], options: ExtractCommandOptions) => {
+    const capture = captures[0];
     const toStdout = options.output === undefined;
-    if (!toStdout || options.summary) refuseOverwriting([capture], [options.output, options.summary]);
+    if (!toStdout || options.summary) refuseOverwriting(captures, [options.output, options.summary]);
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
     const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
     const summaryPath =
       options.summary ?? (toStdout ? path.join(scratch!, "summary.json") : withExtension(csvPath, ".summary.json"));
     // A pipe's size is known only at its end: its bar shows the rate alone.
-    const sized = fs.statSync(capture, { throwIfNoEntry: false })?.isFile() ?? true;
+    const sized = captures.every((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? true);
     const bar = process.stderr.isTTY ? await progressBar(sized) : undefined;
     try {
       const { extractFeatures } = await import("@tracemill/engine/extract");
-      const { summary } = await extractFeatures(capture, {
+      const { summary } = await extractFeatures(captures, {
         ...sessionOptions(options),
         threads: options.threads,
         outDir: path.dirname(csvPath),
@@ -64,10 +69,14 @@ export function extractCommand(): Command {
       bar?.stop();
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
+      const sessions = counted(summary.csv.rows, "session");
+      const message = summary.damage?.message ?? "";
       reportDamage(
-        capture,
+        captures.find((file) => message.startsWith(`${file}: `)) ?? capture,
         { ...summary },
-        `the CSV holds the ${counted(summary.csv.rows, "session")} of the packets before it`,
+        captures.length === 1
+          ? `the CSV holds the ${sessions} of the packets before it`
+          : `the CSV holds the ${sessions} of the packets before it and of the other captures`,
       );
     } finally {
       bar?.stop();

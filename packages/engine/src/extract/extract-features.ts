@@ -1,6 +1,7 @@
 // The feature-extraction capability: a capture in, the 50-column session CSV and its run summary out.
 import fs from "node:fs";
 import path from "node:path";
+import { TracemillError } from "@tracemill/core";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
 import type { FlowOptions } from "./flow-pipeline.js";
 import { runSessionPass, type SessionPassSummary } from "./session-pass.js";
@@ -24,10 +25,11 @@ export type ExtractSummary = SessionPassSummary;
 /**
  * Reads `input` once and writes one CSV row per session, in session start order, under a temporary name renamed
  * when complete, plus the JSON summary. A damaged capture still yields the sessions of the packets before the
- * damage, and the summary says `complete: false`.
+ * damage, and the summary says `complete: false`. Several inputs (the parts of a split capture, in order) are read
+ * as one capture: sessions go on across them, and the summary lists each under `inputs`.
  */
 export async function extractFeatures(
-  input: string,
+  input: string | readonly string[],
   options: ExtractOptions & RunOptions,
 ): Promise<CapabilityResult & { summary: ExtractSummary }> {
   const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
@@ -39,10 +41,14 @@ export async function extractFeatures(
     onPackets: options.onPackets,
     rowMemoryBytes: options.rowMemoryBytes,
   };
+  const inputs = typeof input === "string" ? [input] : input;
+  if (threads > 1 && inputs.length > 1) {
+    throw new TracemillError("BAD_OPTION", "--threads reads one capture: give the parts of a split capture without it");
+  }
   const summary =
     threads === 1
-      ? await runSessionPass(input, csvPath, [], null, options, run)
-      : await runShardedPass(input, csvPath, options, threads, run);
+      ? await runSessionPass(inputs, csvPath, [], null, options, run)
+      : await runShardedPass(inputs[0], csvPath, options, threads, run);
   await writeAtomically(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
   const outputs: OutputFile[] = [
     { name: path.basename(csvPath), kind: "features-csv" },

@@ -10,6 +10,7 @@ export function emptyResult(): FlowResult {
     fileBytes: 0,
     complete: true,
     damage: null,
+    files: [],
     packets: {
       read: 0,
       decoded: 0,

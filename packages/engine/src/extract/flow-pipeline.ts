@@ -1,5 +1,7 @@
 // One streaming pass: capture reader → decoder → fragment tracker → flow table → feature extractors, with hooks so
 // that other outputs (the CSV, IPT series, image bytes, labels) are collected per session in the same pass.
+
+import fs from "node:fs";
 import {
   type CaptureDamage,
   type CapturedPacket,
@@ -15,8 +17,9 @@ import {
   PacketDecoder,
   type Session,
 } from "@tracemill/core";
+import type { ChunkTap } from "../capture/index.js";
 import { emptyResult } from "./flow-counts.js";
-import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
+import { type ReadProgress, type ReadResult, readCaptureFile } from "./read-capture-file.js";
 
 export interface FlowOptions {
   /** Seconds without a packet after which a session ends. Default 120. */
@@ -53,10 +56,15 @@ export interface IgnoredPackets {
 }
 
 export interface FlowResult {
+  /** The first input's format. */
   format: CaptureFormat;
+  /** All inputs' bytes. */
   fileBytes: number;
+  /** Every input was read to its end; `damage` is the first input's damage otherwise. */
   complete: boolean;
   damage: CaptureDamage | null;
+  /** Each input's own read, in the order given. */
+  files: ReadResult[];
   packets: {
     read: number;
     /** Packets that went into a session (decoded to TCP or UDP). */
@@ -76,15 +84,24 @@ export interface FlowResult {
 interface HeldFragment {
   decoded: DecodedPacket;
   captured: CapturedPacket;
+  /** The packet's position over all inputs. */
+  index: number;
 }
 
-/** Runs the pass over `input`; sessions end through `hooks.onSessionEnd` in end order (not start order). */
+/**
+ * Runs the pass over `input`; sessions end through `hooks.onSessionEnd` in end order (not start order). Several
+ * inputs are read one after another as one capture (the parts of a capture split by size or time): sessions go on
+ * from one to the next, packet positions count on, and a damaged part keeps its packets before the damage, the
+ * next part is read all the same. `run.eachInput(i)`, called before input i is read, may give it a tap and a step
+ * awaited once it is read (a digest per input, one at a time); without it `run.tap` serves a single input.
+ */
 export async function runFlowPipeline(
-  input: string,
+  input: string | readonly string[],
   options: FlowOptions,
   hooks: FlowHooks,
-  run: ReadProgress = {},
+  run: ReadProgress & { eachInput?: (index: number) => { tap: ChunkTap; finished(): Promise<void> } } = {},
 ): Promise<FlowResult> {
+  const inputs = typeof input === "string" ? [input] : input;
   const features = new FeatureSet();
   const result = emptyResult();
   const frameLength = options.length === "frame";
@@ -117,6 +134,8 @@ export async function runFlowPipeline(
     },
   );
 
+  // Packet positions count on over the inputs: the packets of earlier inputs come first.
+  let indexBase = 0;
   // Fragments that came before their datagram's first fragment are held, then counted at the time that first
   // fragment arrives (right after it), so time in the table never goes back for them.
   const resolved: HeldFragment[] = [];
@@ -124,6 +143,7 @@ export async function runFlowPipeline(
     hold: (decoded, packet) => ({
       decoded: { ...decoded, src: decoded.src.slice(), dst: decoded.dst.slice() },
       captured: { ...packet, data: onPacket === undefined ? packet.data.subarray(0, 0) : packet.data.slice() },
+      index: indexBase + packet.index,
     }),
     resolved(held, srcPort, dstPort) {
       held.decoded.srcPort = srcPort;
@@ -138,48 +158,79 @@ export async function runFlowPipeline(
   const decoder = new PacketDecoder();
   const ignored = result.packets.ignored;
 
-  const read = await readCaptureFile(
-    input,
-    (packet) => {
-      const decoded = decoder.decode(packet);
-      let kind = decoded.kind;
-      if (decoded.isFragment) kind = tracker.track(decoded, packet);
-      if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
-        captured = packet;
-        table.add(
-          decoded,
-          packet.tsSec,
-          packet.tsNsec,
-          frameLength ? packet.originalLength : decoded.ipLength,
-          packet.index,
-        );
-        if (resolved.length > 0) {
-          for (const held of resolved) {
-            captured = held.captured;
-            const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
-            table.add(held.decoded, packet.tsSec, packet.tsNsec, length, held.captured.index);
+  const readOne = (file: string, progress: ReadProgress) =>
+    readCaptureFile(
+      file,
+      (packet) => {
+        const decoded = decoder.decode(packet);
+        let kind = decoded.kind;
+        if (decoded.isFragment) kind = tracker.track(decoded, packet);
+        if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
+          captured = packet;
+          table.add(
+            decoded,
+            packet.tsSec,
+            packet.tsNsec,
+            frameLength ? packet.originalLength : decoded.ipLength,
+            indexBase + packet.index,
+          );
+          if (resolved.length > 0) {
+            for (const held of resolved) {
+              captured = held.captured;
+              const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
+              table.add(held.decoded, packet.tsSec, packet.tsNsec, length, held.index);
+            }
+            result.packets.decoded += resolved.length;
+            resolved.length = 0;
           }
-          result.packets.decoded += resolved.length;
-          resolved.length = 0;
+          result.packets.decoded++;
+        } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
+        else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
+        else if (kind === DecodeKind.Undecodable) {
+          if (decoded.truncated) ignored.truncated++;
+          else ignored.malformed++;
         }
-        result.packets.decoded++;
-      } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
-      else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
-      else if (kind === DecodeKind.Undecodable) {
-        if (decoded.truncated) ignored.truncated++;
-        else ignored.malformed++;
-      }
-    },
-    run,
-  );
+      },
+      progress,
+    );
+
+  // Progress over all inputs, by bytes (a pipe's size is unknown: it counts for nothing until read).
+  const sizes = inputs.map((file) => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat?.isFile() ? stat.size : 0;
+  });
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const files: ReadResult[] = [];
+  let before = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const onProgress = run.onProgress;
+    const each = run.eachInput?.(i);
+    const read = await readOne(inputs[i], {
+      ...run,
+      tap: each ? each.tap : run.tap,
+      onProgress:
+        onProgress &&
+        (inputs.length === 1
+          ? onProgress
+          : ({ percent, stage }) =>
+              onProgress({ percent: total > 0 ? (100 * (before + (percent / 100) * sizes[i])) / total : 0, stage })),
+      onPackets: run.onPackets && ((packets) => run.onPackets!(indexBase + packets)),
+    });
+    await each?.finished();
+    files.push(read);
+    before += sizes[i];
+    indexBase += read.packets;
+  }
   tracker.flush();
   table.flush();
 
-  result.format = read.format;
-  result.fileBytes = read.fileBytes;
-  result.complete = read.complete;
-  result.damage = read.damage;
-  result.packets.read = read.packets;
+  const damaged = files.find((read) => !read.complete);
+  result.format = files[0].format;
+  result.fileBytes = files.reduce((sum, read) => sum + read.fileBytes, 0);
+  result.complete = damaged === undefined;
+  result.damage = damaged?.damage ?? null;
+  result.files = files;
+  result.packets.read = indexBase;
   result.packets.outOfOrder = table.outOfOrder;
   const stats: FragmentTrackerStats = tracker.stats;
   result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };

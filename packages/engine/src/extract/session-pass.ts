@@ -46,7 +46,10 @@ export type SessionPassOptions = FlowOptions;
 /** The run summary written beside the CSV (docs/features.md, "Run summary"). */
 export type SessionPassSummary = {
   tracemill: { version: string };
-  input: { name: string; bytes: number; sha256: string; format: string };
+  /** The capture read; for several (the parts of a split capture, read as one), the first of `inputs`. */
+  input: InputSummary;
+  /** Present only for several captures: each one, in the order read. */
+  inputs?: InputSummary[];
   options: Required<FlowOptions>;
   complete: boolean;
   damage: { offset: number; message: string } | null;
@@ -55,6 +58,13 @@ export type SessionPassSummary = {
   sessions: FlowResult["sessions"];
   csv: { name: string; rows: number; columns: number };
 };
+
+export interface InputSummary {
+  name: string;
+  bytes: number;
+  sha256: string;
+  format: string;
+}
 
 /** A CSV written into an output file its caller owns (and commits or discards), named `name` in the summary. */
 export interface CsvTarget {
@@ -69,7 +79,7 @@ export interface CsvTarget {
  * `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
  */
 export async function runSessionPass<S>(
-  capture: string,
+  capture: string | readonly string[],
   csvTarget: string | CsvTarget,
   extraColumns: readonly string[],
   hooks: SessionHooks<S> | null,
@@ -77,11 +87,17 @@ export async function runSessionPass<S>(
   run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes"> & { onPackets?: (read: number) => void },
 ): Promise<SessionPassSummary> {
   const flow = checkedFlowOptions(options);
-  if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
+  const captures = typeof capture === "string" ? [capture] : capture;
+  if (captures.length === 0) throw new TracemillError("BAD_OPTION", "no capture to read");
+  for (const file of captures) {
+    if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
+  }
   // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
   const owned = typeof csvTarget === "string";
   const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
-  const digest = new FileDigest(capture);
+  // One input's digest at a time (each is a worker thread), its result taken once that input is read.
+  const sha256s: string[] = [];
+  let digest: FileDigest | null = null;
   const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
@@ -124,19 +140,33 @@ export async function runSessionPass<S>(
               rows++;
             },
           },
-      { ...run, tap: digest.tap },
+      {
+        ...run,
+        eachInput(i) {
+          const current = new FileDigest(captures[i]);
+          digest = current;
+          return {
+            tap: current.tap,
+            async finished() {
+              sha256s[i] = await current.result();
+              digest = null;
+            },
+          };
+        },
+      },
     );
-    // The digest before the CSV's final name: if hashing fails, no CSV is left without its summary.
-    const sha256 = await digest.result();
+    // The digests are taken before the CSV's final name: if hashing fails, no CSV is left without its summary.
+    const inputs: InputSummary[] = captures.map((file, i) => ({
+      name: path.basename(file),
+      bytes: result.files[i].fileBytes,
+      sha256: sha256s[i],
+      format: result.files[i].format,
+    }));
     if (owned) await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
-      input: {
-        name: path.basename(capture),
-        bytes: result.fileBytes,
-        sha256,
-        format: result.format,
-      },
+      input: inputs[0],
+      ...(inputs.length > 1 ? { inputs } : {}),
       options: flow,
       complete: result.complete,
       damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
@@ -146,7 +176,7 @@ export async function runSessionPass<S>(
       csv: { name: owned ? path.basename(csvTarget) : csvTarget.name, rows, columns: columns.length },
     };
   } catch (error) {
-    digest.cancel();
+    (digest as FileDigest | null)?.cancel();
     if (owned) await csv.discard();
     throw error;
   } finally {
