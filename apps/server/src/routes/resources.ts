@@ -10,7 +10,8 @@ import { currentUser } from "../http/session-cookie.js";
 import { signInRequired } from "../services/http-error.js";
 
 /** The repository root: this file sits at apps/server/{src,dist}/routes/. */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+// From this module's real path: the URL it was loaded by may go through node_modules/@tracemill/server (a link).
+const repoRoot = path.resolve(path.dirname(fs.realpathSync(fileURLToPath(import.meta.url))), "../../../..");
 
 /** Streams a program's stdout as a .tar.gz download; arguments go to the program as a list, never through a shell. */
 function sendArchive(reply: FastifyReply, name: string, command: string, args: string[]) {

@@ -1,4 +1,5 @@
 // Rulesets: a named directory of *.rules files plus its classification.config (Suricata's own when it has none).
+import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -20,8 +21,15 @@ export interface Ruleset {
 /** Suricata's own classification file (Debian package), used by rulesets that bring none. */
 export const suricataClassificationFile = "/etc/suricata/classification.config";
 
-/** The repository's rules/ directory (from src/sanitize or dist/sanitize alike). */
-export const bundledRulesetsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../rules");
+/**
+ * The repository's rules/ directory (from src/sanitize or dist/sanitize alike), found from this module's real path:
+ * the URL it was loaded by can go through node_modules/@tracemill/engine (a workspace link), as it did for the CLI
+ * reading a pipe on standard input, and rules/ is not beside that.
+ */
+export const bundledRulesetsDir = path.resolve(
+  path.dirname(realpathSync(fileURLToPath(import.meta.url))),
+  "../../../../rules",
+);
 
 /** The ruleset Tracemill ships: rules/default. */
 export function defaultRulesetDir(): string {
