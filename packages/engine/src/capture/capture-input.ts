@@ -22,14 +22,18 @@ interface InputHandle {
  * input of a process that Node (or another launcher) started with a pipe often is. Left open at close.
  */
 function standardInput(): InputHandle {
+  const read = (buffer: Buffer, offset: number, length: number, position: number | null) =>
+    new Promise<{ bytesRead: number }>((resolve, reject) =>
+      fs.read(0, buffer, offset, length, position, (error, bytesRead) => {
+        // A descriptor another process set non-blocking has nothing yet: try again shortly.
+        if (error?.code === "EAGAIN") setTimeout(() => read(buffer, offset, length, position).then(resolve, reject), 5);
+        else if (error) reject(error);
+        else resolve({ bytesRead });
+      }),
+    );
   return {
     fd: 0,
-    read: (buffer, offset, length, position) =>
-      new Promise((resolve, reject) =>
-        fs.read(0, buffer, offset, length, position, (error, bytesRead) =>
-          error ? reject(error) : resolve({ bytesRead }),
-        ),
-      ),
+    read,
     stat: () => fs.promises.stat(STANDARD_INPUT).catch(() => fs.fstatSync(0)),
     close: async () => {},
   };

@@ -147,7 +147,8 @@ export async function readChunk(
     if (isTracemillError(error)) throw withFileName(error, file);
     const packets = source?.packetCount ?? 0;
     const offset = source?.consumedBytes ?? 0;
-    const reason = `the gzip data is damaged (${(error as Error).message})`;
+    const detail = (error as Error).message;
+    const reason = input.compressed ? `the gzip data is damaged (${detail})` : `could not be read (${detail})`;
     throw new TracemillError(packets > 0 ? "DAMAGED_INPUT" : "BAD_INPUT", `${file}: ${reason}`, { file, offset });
   }
 }
