@@ -61,6 +61,25 @@ export function captureArgument(text: string): string {
   return text === "-" ? "/dev/stdin" : text;
 }
 
+/** The variadic capture argument of the commands that read the parts of a split capture as one. */
+export const CAPTURES_HELP = `${CAPTURE_HELP}; several are the parts of one split capture, read in the order given as one`;
+
+/** Parses each value of a variadic capture argument (commander passes the values parsed so far). */
+export function capturesArgument(text: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), captureArgument(text)];
+}
+
+/** The capture a damage message is about (it starts with that capture's name), else the first. */
+export function damagedCapture(captures: readonly string[], summary: Record<string, unknown>): string {
+  const message = (summary.damage as { message?: string } | null)?.message ?? "";
+  return captures.find((file) => message.startsWith(`${file}: `)) ?? captures[0];
+}
+
+/** "before it", and for several captures "before it and of the other captures": what the outputs hold. */
+export function heldBefore(captures: readonly string[]): string {
+  return captures.length === 1 ? "of the packets before it" : "of the packets before it and of the other captures";
+}
+
 /**
  * Refuses, before any work, an output that is one of the inputs (the finished output would replace the file it was
  * made from) or that two outputs share. The same file is the same path, or the same file reached another way (a link,

@@ -9,9 +9,11 @@ import { Command } from "commander";
 import { interruptSignal } from "../interrupt.js";
 import {
   addSessionOptions,
-  CAPTURE_HELP,
-  captureArgument,
+  CAPTURES_HELP,
+  capturesArgument,
   counted,
+  damagedCapture,
+  heldBefore,
   numberOption,
   outputFileOption,
   refuseOverwriting,
@@ -30,11 +32,7 @@ interface ExtractCommandOptions extends SessionCommandOptions {
 export function extractCommand(): Command {
   const command = new Command("extract")
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
-    .argument(
-      "<capture...>",
-      `${CAPTURE_HELP}; several are the parts of one split capture, read in the order given as one`,
-      (text: string, previous: string[] | undefined) => [...(previous ?? []), captureArgument(text)],
-    )
+    .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
     .option("--summary <file>", "run summary (JSON) file", outputFileOption)
     .option(
@@ -43,7 +41,6 @@ export function extractCommand(): Command {
       numberOption("a whole number from 1 to 64", (v) => Number.isInteger(v) && v >= 1 && v <= 64),
     );
   return addSessionOptions(command).action(async (captures: string[], options: ExtractCommandOptions) => {
-    const capture = captures[0];
     const toStdout = options.output === undefined;
     if (!toStdout || options.summary) refuseOverwriting(captures, [options.output, options.summary]);
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
@@ -69,14 +66,10 @@ export function extractCommand(): Command {
       bar?.stop();
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
-      const sessions = counted(summary.csv.rows, "session");
-      const message = summary.damage?.message ?? "";
       reportDamage(
-        captures.find((file) => message.startsWith(`${file}: `)) ?? capture,
+        damagedCapture(captures, { ...summary }),
         { ...summary },
-        captures.length === 1
-          ? `the CSV holds the ${sessions} of the packets before it`
-          : `the CSV holds the ${sessions} of the packets before it and of the other captures`,
+        `the CSV holds the ${counted(summary.csv.rows, "session")} ${heldBefore(captures)}`,
       );
     } finally {
       bar?.stop();

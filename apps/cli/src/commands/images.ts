@@ -2,9 +2,11 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
-  CAPTURE_HELP,
-  captureArgument,
+  CAPTURES_HELP,
+  capturesArgument,
   counted,
+  damagedCapture,
+  heldBefore,
   numberOption,
   outputFileOption,
   refuseOverwriting,
@@ -27,7 +29,7 @@ interface ImagesCommandOptions extends SessionCommandOptions {
 export function imagesCommand(): Command {
   const command = new Command("images")
     .description("turn every session into a 280-byte grayscale row, n rows per PNG, zipped with a manifest and the CSV")
-    .argument("<capture>", CAPTURE_HELP, captureArgument)
+    .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .requiredOption(
       "-n, --flows-per-image <n>",
       "sessions (rows) per image",
@@ -39,15 +41,15 @@ export function imagesCommand(): Command {
     .option("--alerts <file>", "add alert classes to the manifest and CSV (as tracemill label --alerts)")
     .option("--classification <file>", "classification.config naming the alerts' classtypes")
     .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
-  return addSessionOptions(command).action(async (capture: string, options: ImagesCommandOptions) => {
+  return addSessionOptions(command).action(async (captures: string[], options: ImagesCommandOptions) => {
     const { extractImages, IMAGES_ZIP_FILE } = await import("@tracemill/engine/images");
-    const inputs = [capture, options.attacks, options.alerts, options.classification];
+    const inputs = [...captures, options.attacks, options.alerts, options.classification];
     refuseOverwriting(inputs, [options.output, options.summary]);
     const result = await runIntoFiles(
       options.output,
       (run) =>
         extractImages(
-          capture,
+          captures,
           {
             ...sessionOptions(options),
             flowsPerImage: options.flowsPerImage,
@@ -63,9 +65,9 @@ export function imagesCommand(): Command {
     const images = result.summary.images as { images: number; rows: number };
     process.stderr.write(`${images.rows} sessions in ${images.images} images: ${options.output}\n`);
     reportDamage(
-      capture,
+      damagedCapture(captures, result.summary),
       result.summary,
-      `the images and their CSV hold the ${counted(images.rows, "session")} of the packets before it`,
+      `the images and their CSV hold the ${counted(images.rows, "session")} ${heldBefore(captures)}`,
     );
   });
 }

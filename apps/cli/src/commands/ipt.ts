@@ -2,9 +2,11 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
-  CAPTURE_HELP,
-  captureArgument,
+  CAPTURES_HELP,
+  capturesArgument,
   counted,
+  damagedCapture,
+  heldBefore,
   outputFileOption,
   refuseOverwriting,
   reportDamage,
@@ -24,26 +26,26 @@ interface IptCommandOptions extends SessionCommandOptions {
 export function iptCommand(): Command {
   const command = new Command("ipt")
     .description("write the inter-packet times of every session (one line per CSV row) and the feature CSV")
-    .argument("<capture>", CAPTURE_HELP, captureArgument)
+    .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("-o, --output <file>", "IPT text file", outputFileOption, "ipt.txt")
     .option("--csv <file>", "feature CSV (default: the output's name with .csv)", outputFileOption)
     .option("--signed", "negative gaps for packets of the session's backward side")
     .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
-  return addSessionOptions(command).action(async (capture: string, options: IptCommandOptions) => {
+  return addSessionOptions(command).action(async (captures: string[], options: IptCommandOptions) => {
     const { extractIpt, IPT_CSV_FILE, IPT_FILE } = await import("@tracemill/engine/ipt");
     const csv = options.csv ?? withExtension(options.output, ".csv");
-    refuseOverwriting([capture], [options.output, csv, options.summary]);
+    refuseOverwriting(captures, [options.output, csv, options.summary]);
     const result = await runIntoFiles(
       options.output,
-      (run) => extractIpt(capture, { ...sessionOptions(options), signed: options.signed }, run),
+      (run) => extractIpt(captures, { ...sessionOptions(options), signed: options.signed }, run),
       () => ({ [IPT_FILE]: options.output, [IPT_CSV_FILE]: csv, "summary.json": options.summary }),
     );
     const ipt = result.summary.ipt as { lines: number; gaps: number };
     process.stderr.write(`${ipt.lines} sessions, ${ipt.gaps} gaps: ${options.output}, ${csv}\n`);
     reportDamage(
-      capture,
+      damagedCapture(captures, result.summary),
       result.summary,
-      `the series and the CSV hold the ${counted(ipt.lines, "session")} of the packets before it`,
+      `the series and the CSV hold the ${counted(ipt.lines, "session")} ${heldBefore(captures)}`,
     );
   });
 }

@@ -3,9 +3,11 @@
 import { Command } from "commander";
 import {
   addSessionOptions,
-  CAPTURE_HELP,
-  captureArgument,
+  CAPTURES_HELP,
+  capturesArgument,
   counted,
+  damagedCapture,
+  heldBefore,
   numberOption,
   outputFileOption,
   refuseOverwriting,
@@ -32,7 +34,7 @@ const SHOWN_ALERTS = 20;
 export function labelCommand(): Command {
   const command = new Command("label")
     .description("label every session: binary (--attacks, or a merge's provenance record) or by alert class (--alerts)")
-    .argument("<capture>", CAPTURE_HELP, captureArgument)
+    .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("--attacks <capture>", "capture holding the attacks: sessions with the same 5-tuple are labelled 1")
     .option("--alerts <file>", "unified2 or Suricata EVE JSON alerts: sessions get the class of their alerts")
     .option("--classification <file>", "classification.config naming the alerts' classtypes")
@@ -54,16 +56,16 @@ export function labelCommand(): Command {
       outputFileOption,
     )
     .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
-  return addSessionOptions(command).action(async (capture: string, options: LabelCommandOptions) => {
+  return addSessionOptions(command).action(async (captures: string[], options: LabelCommandOptions) => {
     const { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } = await import("@tracemill/engine/label");
     const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);
-    const inputs = [capture, options.attacks, options.alerts, options.classification, options.provenance];
+    const inputs = [...captures, options.attacks, options.alerts, options.classification, options.provenance];
     refuseOverwriting(inputs, [output, options.summary]);
     const result = await runIntoFiles(
       output,
       (run) =>
         labelCapture(
-          capture,
+          captures,
           {
             ...sessionOptions(options),
             attacks: options.attacks,
@@ -80,9 +82,9 @@ export function labelCommand(): Command {
     process.stderr.write(describe(result.summary.labels as LabelSummary, output));
     const rows = (result.summary.csv as { rows: number }).rows;
     reportDamage(
-      capture,
+      damagedCapture(captures, result.summary),
       result.summary,
-      `the labelled CSV holds the ${counted(rows, "session")} of the packets before it`,
+      `the labelled CSV holds the ${counted(rows, "session")} ${heldBefore(captures)}`,
     );
   });
 }

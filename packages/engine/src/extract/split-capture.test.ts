@@ -6,6 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { extractImages } from "../images/extract-images.js";
+import { extractIpt } from "../ipt/extract-ipt.js";
+import { labelCapture } from "../label/label-capture.js";
+import { splitPcap } from "../testing/split-pcap.js";
 import { extractFeatures } from "./extract-features.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -13,13 +17,7 @@ const whole = path.join(repo, "test/fixtures/features/captures/wikipedia-browse.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-split-"));
 const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
 
-/** The whole capture (little-endian pcap) as two files, each with the file header, split before record `at`. */
-function split(at: number): [Buffer, Buffer] {
-  const bytes = fs.readFileSync(whole);
-  let offset = 24;
-  for (let record = 0; record < at; record++) offset += 16 + bytes.readUInt32LE(offset + 8);
-  return [bytes.subarray(0, offset), Buffer.concat([bytes.subarray(0, 24), bytes.subarray(offset)])];
-}
+const split = (at: number) => splitPcap(whole, at);
 
 async function extract(name: string, inputs: string | string[]) {
   const outDir = fs.mkdtempSync(path.join(dir, `${name}-`));
@@ -68,5 +66,42 @@ describe("a capture given in parts", () => {
     await expect(extractFeatures([whole, whole], { outDir: dir, threads: 2 })).rejects.toThrow(
       /--threads reads one capture/,
     );
+  });
+
+  it("gives ipt, images and label the whole capture's outputs too, and refuses a provenance record for parts", async () => {
+    const [first, second] = split(40);
+    const parts = ["p-1.pcap", "p-2.pcap"].map((name) => path.join(dir, name));
+    fs.writeFileSync(parts[0], first);
+    fs.writeFileSync(parts[1], second);
+    const outputs = async (
+      name: string,
+      file: string,
+      run: (input: string | string[], outDir: string) => Promise<unknown>,
+    ) => {
+      const whole1 = fs.mkdtempSync(path.join(dir, `${name}-whole-`));
+      const joined = fs.mkdtempSync(path.join(dir, `${name}-parts-`));
+      await run(whole, whole1);
+      await run(parts, joined);
+      return [fs.readFileSync(path.join(whole1, file)), fs.readFileSync(path.join(joined, file))];
+    };
+    const [ipt, iptParts] = await outputs("ipt", "ipt.txt", (input, outDir) => extractIpt(input, {}, { outDir }));
+    expect(iptParts.equals(ipt)).toBe(true);
+    const [zip, zipParts] = await outputs("images", "images.zip", (input, outDir) =>
+      extractImages(input, { flowsPerImage: 4 }, { outDir }),
+    );
+    expect(zipParts.equals(zip)).toBe(true);
+    const [labelled, labelledParts] = await outputs("label", "labelled.csv", (input, outDir) =>
+      labelCapture(input, { attacks: parts[1] }, { outDir }),
+    );
+    expect(labelledParts.equals(labelled)).toBe(true);
+    expect(
+      labelled
+        .toString()
+        .split("\n")
+        .filter((row) => row.endsWith(",1")).length,
+    ).toBeGreaterThan(0);
+    await expect(
+      labelCapture(parts, { provenance: path.join(dir, "x.provenance.jsonl") }, { outDir: dir }),
+    ).rejects.toThrow(/a provenance record labels one merged capture/);
   });
 });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { IMAGE_MANIFEST_NAME, ImageRows, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
-import { createLabeller, type LabelSourceOptions } from "../label/create-labeller.js";
+import { createLabeller, type LabelSourceOptions, labelOptionsForParts } from "../label/create-labeller.js";
 import { labelSourceSummary } from "../label/label-capture.js";
 import type { SessionLabeller } from "../label/session-labeller.js";
 import { writeSummary } from "../label/summary-file.js";
@@ -27,10 +27,12 @@ const MAX_FLOWS_PER_IMAGE = 65_536;
 
 /** Writes images.zip and summary.json into `run.outDir`. */
 export async function extractImages(
-  capture: string,
-  options: ImagesOptions,
+  capture: string | readonly string[],
+  given: ImagesOptions,
   run: RunOptions,
 ): Promise<CapabilityResult> {
+  const captures = typeof capture === "string" ? [capture] : capture;
+  const options = labelOptionsForParts(captures, given);
   const n = options.flowsPerImage;
   if (!Number.isInteger(n) || n < 1 || n > MAX_FLOWS_PER_IMAGE) {
     throw new TracemillError("BAD_OPTION", `flows per image must be a whole number from 1 to ${MAX_FLOWS_PER_IMAGE}`, {
@@ -40,7 +42,7 @@ export async function extractImages(
   const keepAddresses = options.keepAddresses === true;
   const labelled = options.attacks !== undefined || options.alerts !== undefined;
   const labeller: SessionLabeller | undefined = labelled
-    ? (await createLabeller(capture, options, run)).labeller
+    ? (await createLabeller(captures[0], options, run)).labeller
     : undefined;
   const scratch = await fs.promises.mkdtemp(path.join(run.outDir, ".images-"));
   // The CSV is written in place as the zip's first entry: the zip file starts as the CSV, the images go to a tail.
@@ -60,7 +62,7 @@ export async function extractImages(
   const rows = new ImageRows();
   try {
     const pass = await runSessionPass(
-      capture,
+      captures,
       { file: zip.lead, name: IMAGES_CSV_ENTRY },
       labeller?.columns ?? [],
       {

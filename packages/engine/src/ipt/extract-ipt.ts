@@ -16,7 +16,11 @@ export interface IptOptions extends SessionPassOptions {
 }
 
 /** Writes ipt.txt, features.csv and summary.json into `run.outDir`. */
-export async function extractIpt(capture: string, options: IptOptions, run: RunOptions): Promise<CapabilityResult> {
+export async function extractIpt(
+  capture: string | readonly string[],
+  options: IptOptions,
+  run: RunOptions,
+): Promise<CapabilityResult> {
   const signed = options.signed === true;
   const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
   const spill = new FileRowSpill(`${ipt.path}.waiting-lines`);

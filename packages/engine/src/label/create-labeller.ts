@@ -31,6 +31,21 @@ export interface LabelSourceOptions {
   provenance?: string | false;
 }
 
+/**
+ * The label options for `captures`, the parts of one split capture when there are several: a provenance record
+ * labels one merged capture by its packet positions, so for several parts none is looked for, and one given is
+ * refused.
+ */
+export function labelOptionsForParts<T extends LabelSourceOptions>(captures: readonly string[], options: T): T {
+  if (captures.length === 1) return options;
+  if (typeof options.provenance === "string") {
+    throw new TracemillError("BAD_OPTION", "a provenance record labels one merged capture: give that capture alone", {
+      file: options.provenance,
+    });
+  }
+  return { ...options, provenance: false };
+}
+
 /** The provenance record `tracemill merge` leaves beside `merged.pcap`: `merged.provenance.jsonl`. */
 export function provenanceBeside(capture: string): string {
   return `${capture.replace(/\.(pcapng|pcap|cap)$/i, "")}.provenance.jsonl`;

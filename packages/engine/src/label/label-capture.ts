@@ -4,7 +4,7 @@ import path from "node:path";
 import { TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
-import { createLabeller, type LabelSourceOptions } from "./create-labeller.js";
+import { createLabeller, type LabelSourceOptions, labelOptionsForParts } from "./create-labeller.js";
 import { writeSummary } from "./summary-file.js";
 
 export const LABELLED_CSV_FILE = "labelled.csv";
@@ -16,14 +16,20 @@ export interface LabelOptions extends SessionPassOptions, LabelSourceOptions {}
  * Binary labels (attacks given, or a merge provenance record beside the capture) → labelled.csv; alerts →
  * classified.csv. Both with summary.json, whose `labels` says which method was used and counts sessions per label.
  */
-export async function labelCapture(capture: string, options: LabelOptions, run: RunOptions): Promise<CapabilityResult> {
-  const { labeller, provenancePackets } = await createLabeller(capture, options, run);
+export async function labelCapture(
+  capture: string | readonly string[],
+  given: LabelOptions,
+  run: RunOptions,
+): Promise<CapabilityResult> {
+  const captures = typeof capture === "string" ? [capture] : capture;
+  const options = labelOptionsForParts(captures, given);
+  const { labeller, provenancePackets } = await createLabeller(captures[0], options, run);
   const multiClass = labeller.method === "alerts";
   const csvName = multiClass ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE;
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   const perClass: Record<string, number> = {};
   const pass = await runSessionPass(
-    capture,
+    captures,
     path.join(run.outDir, csvName),
     labeller.columns,
     {
@@ -44,8 +50,8 @@ export async function labelCapture(capture: string, options: LabelOptions, run: 
     await fs.promises.rm(path.join(run.outDir, csvName), { force: true });
     throw new TracemillError(
       "BAD_INPUT",
-      `the provenance record describes ${provenancePackets} packets but ${path.basename(capture)} has ${pass.packets.read}: it belongs to another capture`,
-      { file: capture },
+      `the provenance record describes ${provenancePackets} packets but ${path.basename(captures[0])} has ${pass.packets.read}: it belongs to another capture`,
+      { file: captures[0] },
     );
   }
   const summary = {
