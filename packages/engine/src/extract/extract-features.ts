@@ -1,7 +1,6 @@
 // The feature-extraction capability: a capture in, the 50-column session CSV and its run summary out.
 import fs from "node:fs";
 import path from "node:path";
-import { TracemillError } from "@tracemill/core";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
 import type { FlowOptions } from "./flow-pipeline.js";
 import { runSessionPass, type SessionPassSummary } from "./session-pass.js";
@@ -41,14 +40,10 @@ export async function extractFeatures(
     onPackets: options.onPackets,
     rowMemoryBytes: options.rowMemoryBytes,
   };
-  const inputs = typeof input === "string" ? [input] : input;
-  if (threads > 1 && inputs.length > 1) {
-    throw new TracemillError("BAD_OPTION", "--threads reads one capture: give the parts of a split capture without it");
-  }
   const summary =
     threads === 1
-      ? await runSessionPass(inputs, csvPath, [], null, options, run)
-      : await runShardedPass(inputs[0], csvPath, options, threads, run);
+      ? await runSessionPass(input, csvPath, [], null, options, run)
+      : await runShardedPass(input, csvPath, options, threads, run);
   await writeAtomically(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
   const outputs: OutputFile[] = [
     { name: path.basename(csvPath), kind: "features-csv" },

@@ -140,3 +140,31 @@ export class FileDigest {
 export function sha256OfFile(file: string): Promise<string> {
   return new FileDigest(file).result();
 }
+
+/**
+ * The SHA-256 of each input of a pass over several (readCaptureFiles' `eachInput`): one digest at a time, since each
+ * is a worker thread, its result taken once its input is read.
+ */
+export class InputDigests {
+  readonly sha256: string[] = [];
+  private current: FileDigest | null = null;
+
+  constructor(private readonly inputs: readonly string[]) {}
+
+  readonly eachInput = (index: number) => {
+    const digest = new FileDigest(this.inputs[index]);
+    this.current = digest;
+    return {
+      tap: digest.tap,
+      finished: async () => {
+        this.sha256[index] = await digest.result();
+        this.current = null;
+      },
+    };
+  };
+
+  /** Stops the digest under way, if any. */
+  cancel(): void {
+    this.current?.cancel();
+  }
+}

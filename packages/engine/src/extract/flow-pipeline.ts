@@ -1,7 +1,6 @@
 // One streaming pass: capture reader → decoder → fragment tracker → flow table → feature extractors, with hooks so
 // that other outputs (the CSV, IPT series, image bytes, labels) are collected per session in the same pass.
 
-import fs from "node:fs";
 import {
   type CaptureDamage,
   type CapturedPacket,
@@ -17,9 +16,8 @@ import {
   PacketDecoder,
   type Session,
 } from "@tracemill/core";
-import type { ChunkTap } from "../capture/index.js";
 import { emptyResult } from "./flow-counts.js";
-import { type ReadProgress, type ReadResult, readCaptureFile } from "./read-capture-file.js";
+import { type EachInput, type ReadProgress, type ReadResult, readCaptureFiles } from "./read-capture-file.js";
 
 export interface FlowOptions {
   /** Seconds without a packet after which a session ends. Default 120. */
@@ -81,7 +79,8 @@ export interface FlowResult {
   };
 }
 
-interface HeldFragment {
+/** A fragment held until its datagram's first fragment comes (FragmentTracker), copied from the reader's buffers. */
+export interface HeldFragment {
   decoded: DecodedPacket;
   captured: CapturedPacket;
   /** The packet's position over all inputs. */
@@ -99,7 +98,7 @@ export async function runFlowPipeline(
   input: string | readonly string[],
   options: FlowOptions,
   hooks: FlowHooks,
-  run: ReadProgress & { eachInput?: (index: number) => { tap: ChunkTap; finished(): Promise<void> } } = {},
+  run: ReadProgress & { eachInput?: EachInput } = {},
 ): Promise<FlowResult> {
   const inputs = typeof input === "string" ? [input] : input;
   const features = new FeatureSet();
@@ -158,69 +157,46 @@ export async function runFlowPipeline(
   const decoder = new PacketDecoder();
   const ignored = result.packets.ignored;
 
-  const readOne = (file: string, progress: ReadProgress) =>
-    readCaptureFile(
-      file,
-      (packet) => {
-        const decoded = decoder.decode(packet);
-        let kind = decoded.kind;
-        if (decoded.isFragment) kind = tracker.track(decoded, packet);
-        if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
-          captured = packet;
-          table.add(
-            decoded,
-            packet.tsSec,
-            packet.tsNsec,
-            frameLength ? packet.originalLength : decoded.ipLength,
-            indexBase + packet.index,
-          );
-          if (resolved.length > 0) {
-            for (const held of resolved) {
-              captured = held.captured;
-              const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
-              table.add(held.decoded, packet.tsSec, packet.tsNsec, length, held.index);
-            }
-            result.packets.decoded += resolved.length;
-            resolved.length = 0;
+  const files = await readCaptureFiles(
+    inputs,
+    (packet) => {
+      const decoded = decoder.decode(packet);
+      let kind = decoded.kind;
+      if (decoded.isFragment) kind = tracker.track(decoded, packet);
+      if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) {
+        captured = packet;
+        table.add(
+          decoded,
+          packet.tsSec,
+          packet.tsNsec,
+          frameLength ? packet.originalLength : decoded.ipLength,
+          indexBase + packet.index,
+        );
+        if (resolved.length > 0) {
+          for (const held of resolved) {
+            captured = held.captured;
+            const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
+            table.add(held.decoded, packet.tsSec, packet.tsNsec, length, held.index);
           }
-          result.packets.decoded++;
-        } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
-        else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
-        else if (kind === DecodeKind.Undecodable) {
-          if (decoded.truncated) ignored.truncated++;
-          else ignored.malformed++;
+          result.packets.decoded += resolved.length;
+          resolved.length = 0;
         }
-      },
-      progress,
-    );
-
-  // Progress over all inputs, by bytes (a pipe's size is unknown: it counts for nothing until read).
-  const sizes = inputs.map((file) => {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    return stat?.isFile() ? stat.size : 0;
-  });
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  const files: ReadResult[] = [];
-  let before = 0;
-  for (let i = 0; i < inputs.length; i++) {
-    const onProgress = run.onProgress;
-    const each = run.eachInput?.(i);
-    const read = await readOne(inputs[i], {
+        result.packets.decoded++;
+      } else if (kind === DecodeKind.NonIp) ignored["non-IP"]++;
+      else if (kind === DecodeKind.OtherIp) ignored["non-TCP/UDP"]++;
+      else if (kind === DecodeKind.Undecodable) {
+        if (decoded.truncated) ignored.truncated++;
+        else ignored.malformed++;
+      }
+    },
+    {
       ...run,
-      tap: each ? each.tap : run.tap,
-      onProgress:
-        onProgress &&
-        (inputs.length === 1
-          ? onProgress
-          : ({ percent, stage }) =>
-              onProgress({ percent: total > 0 ? (100 * (before + (percent / 100) * sizes[i])) / total : 0, stage })),
-      onPackets: run.onPackets && ((packets) => run.onPackets!(indexBase + packets)),
-    });
-    await each?.finished();
-    files.push(read);
-    before += sizes[i];
-    indexBase += read.packets;
-  }
+      eachInput(index, base) {
+        indexBase = base;
+        return run.eachInput?.(index, base);
+      },
+    },
+  );
   tracker.flush();
   table.flush();
 
@@ -230,7 +206,7 @@ export async function runFlowPipeline(
   result.complete = damaged === undefined;
   result.damage = damaged?.damage ?? null;
   result.files = files;
-  result.packets.read = indexBase;
+  result.packets.read = files.reduce((sum, read) => sum + read.packets, 0);
   result.packets.outOfOrder = table.outOfOrder;
   const stats: FragmentTrackerStats = tracker.stats;
   result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };

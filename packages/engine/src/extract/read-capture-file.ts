@@ -1,5 +1,6 @@
 // The capture read of the extract pass: engine/capture's readCapture, with progress as a capability reports it
 // (percent of the file's bytes, packets read) and the file's size for the run summary.
+import fs from "node:fs";
 import type { CaptureDamage, CapturedPacket, CaptureFormat } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { type ChunkTap, readCapture } from "../capture/index.js";
@@ -60,4 +61,54 @@ export async function readCaptureFile(
     complete: result.complete,
     damage: result.damage ?? null,
   };
+}
+
+/**
+ * Called before input `index` is read, with `base`, the number of packets in the inputs before it (so that
+ * `base + packet.index` counts on over all inputs): may give the input a tap and a step awaited once it is read
+ * (its digest's result, say).
+ */
+export type EachInput = (index: number, base: number) => { tap?: ChunkTap; finished?(): Promise<void> } | undefined;
+
+/**
+ * Reads `inputs` one after another as one capture (the parts of a split capture), calling `onPacket` for every
+ * packet as readCaptureFile does. Progress runs over all inputs by bytes (a pipe's size is unknown: it counts for
+ * nothing until read), and `onPackets` counts on; a damaged input keeps its packets before the damage and the next
+ * input is read all the same. `run.tap` serves a single input that `eachInput` gives none. Returns each input's
+ * read.
+ */
+export async function readCaptureFiles(
+  inputs: readonly string[],
+  onPacket: (packet: CapturedPacket) => void,
+  run: ReadProgress & { eachInput?: EachInput } = {},
+): Promise<ReadResult[]> {
+  const sizes = inputs.map((file) => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat?.isFile() ? stat.size : 0;
+  });
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const files: ReadResult[] = [];
+  let before = 0;
+  let base = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const { onProgress, onPackets } = run;
+    const each = run.eachInput?.(i, base);
+    const first = base;
+    const read = await readCaptureFile(inputs[i], onPacket, {
+      ...run,
+      tap: each?.tap ?? (inputs.length === 1 ? run.tap : undefined),
+      onProgress:
+        onProgress &&
+        (inputs.length === 1
+          ? onProgress
+          : ({ percent, stage }) =>
+              onProgress({ percent: total > 0 ? (100 * (before + (percent / 100) * sizes[i])) / total : 0, stage })),
+      onPackets: onPackets && ((packets) => onPackets(first + packets)),
+    });
+    await each?.finished?.();
+    files.push(read);
+    before += sizes[i];
+    base += read.packets;
+  }
+  return files;
 }

@@ -14,11 +14,12 @@ import {
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
-import { FileDigest } from "./file-digest.js";
+import { InputDigests } from "./file-digest.js";
 import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
 import { checkedFlowOptions } from "./flow-options.js";
 import { type FlowOptions, type FlowResult, runFlowPipeline } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
+import type { ReadResult } from "./read-capture-file.js";
 
 /**
  * Per-session work beside the features. States are created once per session record and reused. The session given
@@ -66,6 +67,21 @@ export interface InputSummary {
   format: string;
 }
 
+/** The summary's `input`, and `inputs` when there are several: each input's name, size, digest and format. */
+export function inputsSummary(
+  captures: readonly string[],
+  files: readonly ReadResult[],
+  sha256: readonly string[],
+): Pick<SessionPassSummary, "input" | "inputs"> {
+  const inputs = captures.map((file, i) => ({
+    name: path.basename(file),
+    bytes: files[i].fileBytes,
+    sha256: sha256[i],
+    format: files[i].format,
+  }));
+  return { input: inputs[0], ...(inputs.length > 1 ? { inputs } : {}) };
+}
+
 /** A CSV written into an output file its caller owns (and commits or discards), named `name` in the summary. */
 export interface CsvTarget {
   file: OutputFile;
@@ -95,9 +111,7 @@ export async function runSessionPass<S>(
   // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
   const owned = typeof csvTarget === "string";
   const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
-  // One input's digest at a time (each is a worker thread), its result taken once that input is read.
-  const sha256s: string[] = [];
-  let digest: FileDigest | null = null;
+  const digests = new InputDigests(captures);
   const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;
@@ -140,33 +154,13 @@ export async function runSessionPass<S>(
               rows++;
             },
           },
-      {
-        ...run,
-        eachInput(i) {
-          const current = new FileDigest(captures[i]);
-          digest = current;
-          return {
-            tap: current.tap,
-            async finished() {
-              sha256s[i] = await current.result();
-              digest = null;
-            },
-          };
-        },
-      },
+      { ...run, eachInput: digests.eachInput },
     );
-    // The digests are taken before the CSV's final name: if hashing fails, no CSV is left without its summary.
-    const inputs: InputSummary[] = captures.map((file, i) => ({
-      name: path.basename(file),
-      bytes: result.files[i].fileBytes,
-      sha256: sha256s[i],
-      format: result.files[i].format,
-    }));
+    // The digests were taken before the CSV's final name: if hashing fails, no CSV is left without its summary.
     if (owned) await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
-      input: inputs[0],
-      ...(inputs.length > 1 ? { inputs } : {}),
+      ...inputsSummary(captures, result.files, digests.sha256),
       options: flow,
       complete: result.complete,
       damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
@@ -176,7 +170,7 @@ export async function runSessionPass<S>(
       csv: { name: owned ? path.basename(csvTarget) : csvTarget.name, rows, columns: columns.length },
     };
   } catch (error) {
-    (digest as FileDigest | null)?.cancel();
+    digests.cancel();
     if (owned) await csv.discard();
     throw error;
   } finally {

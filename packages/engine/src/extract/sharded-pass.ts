@@ -4,7 +4,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  type CapturedPacket,
   csvHeaderLine,
   type DecodedPacket,
   DecodeKind,
@@ -15,15 +14,15 @@ import {
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { TRACEMILL_VERSION } from "../version.js";
-import { FileDigest } from "./file-digest.js";
+import { InputDigests } from "./file-digest.js";
 import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
 import { addSessions, emptyResult } from "./flow-counts.js";
 import { checkedFlowOptions } from "./flow-options.js";
-import type { FlowOptions } from "./flow-pipeline.js";
+import type { FlowOptions, HeldFragment } from "./flow-pipeline.js";
 import { OutputFile } from "./output-file.js";
-import { type ReadProgress, readCaptureFile } from "./read-capture-file.js";
+import { type ReadProgress, readCaptureFiles } from "./read-capture-file.js";
 import { RowMerge } from "./row-merge.js";
-import type { SessionPassSummary } from "./session-pass.js";
+import { inputsSummary, type SessionPassSummary } from "./session-pass.js";
 import { HELD_BATCHES } from "./shard-outbox.js";
 import {
   F_ADD,
@@ -44,17 +43,12 @@ const NS = 1e9;
 /** Flow-table additions between two ticks (each worker's idle expiry and row watermark advance at every tick). */
 const TICK_ADDS = 8192;
 
-interface HeldFragment {
-  decoded: DecodedPacket;
-  captured: CapturedPacket;
-}
-
 /**
  * runSessionPass without hooks (the features alone) on `threads` session workers: the same CSV and summary, byte for
  * byte. `testing` (tests only) injects a worker failure, or ticks more often.
  */
 export async function runShardedPass(
-  capture: string,
+  capture: string | readonly string[],
   csvPath: string,
   flowOptions: FlowOptions,
   threads: number,
@@ -64,9 +58,12 @@ export async function runShardedPass(
   } = {},
 ): Promise<SessionPassSummary> {
   const options = checkedFlowOptions(flowOptions);
-  if (!fs.existsSync(capture)) throw new TracemillError("NOT_FOUND", `${capture}: no such file`, { file: capture });
+  const captures = typeof capture === "string" ? [capture] : capture;
+  for (const file of captures) {
+    if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
+  }
   const csv = new OutputFile(csvPath);
-  const digest = new FileDigest(capture);
+  const digests = new InputDigests(captures);
   const idleTimeoutNs = options.idleTimeout * NS;
   const tickAdds = testing.tickAdds ?? TICK_ADDS;
   // The limit is shared by the merge and the workers, so that waiting rows take as much memory as in the single pass.
@@ -148,10 +145,13 @@ export async function runShardedPass(
     // Fragments before their datagram's first fragment are held and counted right after it, at its time (as the
     // single-thread pipeline does).
     const resolved: HeldFragment[] = [];
+    // Packet positions count on over the inputs (the parts of a split capture).
+    let indexBase = 0;
     const tracker = new FragmentTracker<HeldFragment>({
       hold: (decoded, packet) => ({
         decoded: { ...decoded, src: decoded.src.slice(), dst: decoded.dst.slice() },
         captured: { ...packet, data: packet.data.subarray(0, 0) },
+        index: indexBase + packet.index,
       }),
       resolved(held, srcPort, dstPort) {
         held.decoded.srcPort = srcPort;
@@ -164,8 +164,8 @@ export async function runShardedPass(
       },
     });
     const decoder = new PacketDecoder();
-    const read = await readCaptureFile(
-      capture,
+    const files = await readCaptureFiles(
+      captures,
       (packet) => {
         const decoded = decoder.decode(packet);
         let kind = decoded.kind;
@@ -176,12 +176,12 @@ export async function runShardedPass(
             packet.tsSec,
             packet.tsNsec,
             frameLength ? packet.originalLength : decoded.ipLength,
-            packet.index,
+            indexBase + packet.index,
           );
           if (resolved.length > 0) {
             for (const held of resolved) {
               const length = frameLength ? held.captured.originalLength : held.decoded.ipLength;
-              route(held.decoded, packet.tsSec, packet.tsNsec, length, held.captured.index);
+              route(held.decoded, packet.tsSec, packet.tsNsec, length, held.index);
             }
             result.packets.decoded += resolved.length;
             resolved.length = 0;
@@ -196,7 +196,10 @@ export async function runShardedPass(
       },
       {
         ...run,
-        tap: digest.tap,
+        eachInput(index, base) {
+          indexBase = base;
+          return digests.eachInput(index);
+        },
         // After every chunk: the workers get what was written (they would wait for a full group otherwise).
         onProgress(progress) {
           for (const ring of rings) ring.publish(true);
@@ -210,19 +213,19 @@ export async function runShardedPass(
     for (const ring of rings) ring.publish(true);
     for (const done of await shards.results(run.signal)) addSessions(result.sessions, done.sessions);
 
-    result.format = read.format;
-    result.fileBytes = read.fileBytes;
-    result.complete = read.complete;
-    result.damage = read.damage;
-    result.packets.read = read.packets;
+    const damaged = files.find((read) => !read.complete);
+    result.format = files[0].format;
+    result.fileBytes = files.reduce((sum, read) => sum + read.fileBytes, 0);
+    result.complete = damaged === undefined;
+    result.damage = damaged?.damage ?? null;
+    result.packets.read = files.reduce((sum, read) => sum + read.packets, 0);
     const stats = tracker.stats;
     result.fragments = { attributed: stats.attributed, resolvedLater: stats.resolvedLater };
-    // The digest before the CSV's final name: if hashing fails, no CSV is left without its summary.
-    const sha256 = await digest.result();
+    // The digests were taken before the CSV's final name: if hashing fails, no CSV is left without its summary.
     await csv.commit();
     return {
       tracemill: { version: TRACEMILL_VERSION },
-      input: { name: path.basename(capture), bytes: result.fileBytes, sha256, format: result.format },
+      ...inputsSummary(captures, files, digests.sha256),
       options,
       complete: result.complete,
       damage: result.damage === null ? null : { offset: result.damage.offset, message: result.damage.message },
@@ -232,7 +235,7 @@ export async function runShardedPass(
       csv: { name: path.basename(csvPath), rows: merge.rows, columns: FEATURE_COLUMNS.length },
     };
   } catch (error) {
-    digest.cancel();
+    digests.cancel();
     await csv.discard();
     throw workers === null ? error : await workers.reported(error);
   } finally {
