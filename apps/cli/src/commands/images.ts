@@ -63,7 +63,9 @@ export function imagesCommand(): Command {
       () => ({ [IMAGES_ZIP_FILE]: options.output, "summary.json": options.summary }),
     );
     const images = result.summary.images as { images: number; rows: number };
-    process.stderr.write(`${images.rows} sessions in ${images.images} images: ${options.output}\n`);
+    process.stderr.write(
+      `${counted(images.rows, "session")} in ${counted(images.images, "image")}: ${options.output}\n`,
+    );
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,

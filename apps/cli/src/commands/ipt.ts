@@ -41,7 +41,7 @@ export function iptCommand(): Command {
       () => ({ [IPT_FILE]: options.output, [IPT_CSV_FILE]: csv, "summary.json": options.summary }),
     );
     const ipt = result.summary.ipt as { lines: number; gaps: number };
-    process.stderr.write(`${ipt.lines} sessions, ${ipt.gaps} gaps: ${options.output}, ${csv}\n`);
+    process.stderr.write(`${counted(ipt.lines, "session")}, ${counted(ipt.gaps, "gap")}: ${options.output}, ${csv}\n`);
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,
