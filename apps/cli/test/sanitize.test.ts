@@ -16,7 +16,7 @@ describe("tracemill sanitize", () => {
     const out = path.join(tmp, "out");
     const capture = path.join(testdata, "suricata-verify/bug-28/input.pcap");
     const result = runCli(["sanitize", capture, "--rules", rules, "--out", out, "--verify-passes", "0"]);
-    expect(result.stderr).toContain("1 alerts; clean: 0 packets, 0 sessions; attacks: 9 packets, 1 sessions");
+    expect(result.stderr).toContain("1 alert; clean: 0 packets, 0 sessions; attacks: 9 packets, 1 session");
     expect(result.status).toBe(0);
     expect(fs.readdirSync(out).sort()).toEqual(["alerts.u2", "attacks.pcap", "clean.pcap", "eve.json", "summary.json"]);
     const summary = JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8"));

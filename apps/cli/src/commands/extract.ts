@@ -105,5 +105,5 @@ function trackRate(bar: SingleBar): (read: number) => void {
 function describe(summary: ExtractSummary, csv: string | undefined): string {
   const { packets, sessions } = summary;
   const where = csv === undefined ? "" : ` → ${csv}`;
-  return `${sessions.total} sessions from ${packets.decoded} of ${packets.read} packets${where}\n`;
+  return `${counted(sessions.total, "session")} from ${packets.decoded} of ${counted(packets.read, "packet")}${where}\n`;
 }

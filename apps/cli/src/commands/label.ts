@@ -121,7 +121,7 @@ function describe(labels: LabelSummary, output: string): string {
         ? `5-tuples of ${labels.attackFile}`
         : `alerts of ${labels.alertFile}`;
   const total = labels.sessions["0"] + labels.sessions["1"];
-  let text = `${total} sessions labelled by ${how}: ${labels.sessions["1"]} labelled 1, ${labels.sessions["0"]} labelled 0 → ${output}\n`;
+  let text = `${counted(total, "session")} labelled by ${how}: ${labels.sessions["1"]} labelled 1, ${labels.sessions["0"]} labelled 0 → ${output}\n`;
   if (labels.method !== "alerts") return text;
   const classes = Object.entries(labels.classes ?? {}).sort((a, b) => b[1] - a[1]);
   text += `classes: ${classes.map(([name, count]) => `${name} ${count}`).join(", ")}\n`;

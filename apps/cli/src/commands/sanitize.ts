@@ -69,7 +69,7 @@ export function sanitizeCommand(): Command {
         verified: boolean;
       };
       process.stderr.write(
-        `${s.alerts.total} alerts; clean: ${s.packets.clean} packets, ${s.sessions.clean} sessions; attacks: ${s.packets.attacks} packets, ${s.sessions.attacks} sessions${s.verified ? "" : " (clean capture not verified: see summary.json)"}\n` +
+        `${counted(s.alerts.total, "alert")}; clean: ${counted(s.packets.clean, "packet")}, ${counted(s.sessions.clean, "session")}; attacks: ${counted(s.packets.attacks, "packet")}, ${counted(s.sessions.attacks, "session")}${s.verified ? "" : " (clean capture not verified: see summary.json)"}\n` +
           `${result.outputs.map((o) => path.join(options.out, o.name)).join(", ")}\n`,
       );
       reportDamage(capture, result.summary, `the outputs hold the ${counted(s.packets.input, "packet")} before it`);
