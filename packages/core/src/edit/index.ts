@@ -2,3 +2,4 @@
 export { AddressMap, type AddressMapping, parseAddressMapping } from "./address-map.js";
 export { AddressRemapper, type ChecksumMode, type RemapInput, type RemapStats } from "./address-remapper.js";
 export { addReplacement, adjustChecksum, checksumOf, foldSum, sumWords } from "./checksum.js";
+export { EthernetFramer, OPAQUE_ETHERTYPE } from "./ethernet-framer.js";
