@@ -13,6 +13,7 @@ import { FlowIdTable } from "./flow-id-table.js";
 import { plainCapture } from "./plain-capture.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
+import { suricataInput } from "./suricata-input.js";
 import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
 import { Unified2File } from "./unified2-file.js";
 
@@ -86,6 +87,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     );
     let suricata: SuricataRun | undefined;
     let unsessioned = 0;
+    let framedPasses = 0;
     let inputSessions = 0;
 
     // Each Suricata run adds the sessions it alerted on; later runs read the clean output, whose packet numbers
@@ -120,8 +122,12 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       const flowReader = new EveFlowReader();
       const unwanted = new FlowIdTable();
       const settle = (id: FlowKey, flow: AttackFlow) => alerted.settle(id, flow, sessions);
+      // A capture Suricata cannot read as it is (a link type it does not decode, or pcapng interfaces of several)
+      // is read through an Ethernet copy with one record per packet, so packet numbers stay the capture's.
+      const readable = await suricataInput(target, path.join(work, `suricata-input-${pass}.pcap`), run.signal);
+      if (readable.framed) framedPasses++;
       suricata = await runSuricataOnCapture(
-        target,
+        readable.file,
         setup,
         dir,
         (bytes, start, end, line) => {
@@ -135,6 +141,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         },
       );
       report.suricataSeconds = suricata.seconds;
+      if (readable.framed) await fs.rm(readable.file, { force: true });
       if (pass === 1) {
         inputSessions = flowReader.sessions;
         await moveFile(suricata.eveFile, eveOut);
@@ -191,6 +198,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
         version: suricata?.version ?? "",
         seconds: round(passes.reduce((sum, p) => sum + p.suricataSeconds, 0)),
         ruleErrors: suricata?.ruleErrors ?? [],
+        framedAsEthernet: framedPasses > 0,
       },
       minSeverity: Number.isFinite(minSeverity) ? minSeverity : null,
       passes: passes.map((p) => ({ ...p, suricataSeconds: round(p.suricataSeconds) })),
