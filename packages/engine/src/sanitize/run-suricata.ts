@@ -20,6 +20,13 @@ const defaultTimeoutMs = 2 * 60 * 60 * 1000;
 /** Keep only the end of Suricata's output: errors come last, and a long run must not fill memory. */
 const keptOutput = 64 * 1024;
 
+/**
+ * What Suricata says when its capture reader cannot start. With `--runmode single` it then waits a minute (spinning
+ * a core) before it exits 1; with `autofp` it skips the file and exits 0 as if the capture had no packets. Either
+ * way the run is stopped at this line and fails.
+ */
+const UNREAD_CAPTURE = /Failed to init pcap file|reader thread failed to initialize/;
+
 export function suricataProgram(path?: string): string {
   return path ?? process.env.TRACEMILL_SURICATA ?? "suricata";
 }
@@ -42,14 +49,15 @@ export function runSuricataProcess(args: string[], options: SuricataProcessOptio
     });
     let stdout = "";
     let stderr = "";
-    let stopped: "timeout" | "abort" | undefined;
+    let stopped: "timeout" | "abort" | "unread" | undefined;
     child.stdout.on("data", (chunk: Buffer) => {
       stdout = (stdout + chunk.toString()).slice(-keptOutput);
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-keptOutput);
+      if (stopped === undefined && UNREAD_CAPTURE.test(stderr)) stop("unread");
     });
-    const stop = (why: "timeout" | "abort") => {
+    const stop = (why: "timeout" | "abort" | "unread") => {
       stopped = why;
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -97,8 +105,13 @@ export function runSuricataProcess(args: string[], options: SuricataProcessOptio
           ),
         );
       }
-      if (code === 0) return resolve({ stdout, stderr });
       const tail = lastLines(stderr.trim() ? stderr : stdout, 15);
+      if (stopped === "unread" || UNREAD_CAPTURE.test(stderr)) {
+        return reject(
+          new TracemillError("TOOL_FAILED", `Suricata could not read the capture: ${tail}`, { program, stderr: tail }),
+        );
+      }
+      if (code === 0) return resolve({ stdout, stderr });
       reject(
         new TracemillError(
           "TOOL_FAILED",

@@ -6,9 +6,11 @@ import path from "node:path";
 import { type CapturedPacket, LinkType, PcapngWriter } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, loopback, pcapFile, sll2, udp } from "../../../core/src/testing/index.js";
+import { suricataClassificationFile } from "./rulesets.js";
 import { sanitize } from "./sanitize.js";
 import { readPackets, splitDifference } from "./sanitize-testing.js";
 import { suricataInput } from "./suricata-input.js";
+import { runSuricataOnCapture } from "./suricata-run.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-suricata-input-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -98,6 +100,27 @@ describe("sanitize of captures Suricata cannot read as they are", () => {
       // The alerted session is the first two packets, whichever interface they came through.
       expect(attackPackets.map((p) => p.tsSec - 1_700_000_000)).toEqual([0, 1]);
       expect(attackPackets.map((p) => p.linkType)).toEqual([input[0].linkType, input[1].linkType]);
+    });
+  }
+});
+
+describe("Suricata given a capture it cannot read", () => {
+  // Without the Ethernet copy: Suricata's reader cannot start on Linux cooked v2. In single mode Suricata would wait
+  // a minute before failing, in autofp it would skip the file and succeed with no alert; both fail at once instead.
+  for (const runmode of ["single", "autofp"] as const) {
+    it(`fails at once, with Suricata's reason, in ${runmode} mode`, async () => {
+      const started = performance.now();
+      const setup = {
+        ruleFiles: [rules],
+        classificationFile: suricataClassificationFile,
+        homeNet: "any",
+        externalNet: "any",
+        runmode,
+      };
+      const run = runSuricataOnCapture(cooked2, setup, fs.mkdtempSync(path.join(dir, "run-")));
+      await expect(run).rejects.toMatchObject({ code: "TOOL_FAILED" });
+      await expect(run).rejects.toThrow(/could not read the capture: [^]*datalink type 276/);
+      expect(performance.now() - started).toBeLessThan(30_000);
     });
   }
 });
