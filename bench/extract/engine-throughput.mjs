@@ -1,8 +1,12 @@
 // Tracemill's extraction pass in a bare Node process, phase by phase, in CPU seconds: read and decode alone, the same
 // with the SHA-256 of the chunks read (as the CLI computes it), read + decode + flow table + extractors, then with every
-// row formatted and put back in start order (everything but the file writes). The CLI's CPU time is about the last
-// plus the SHA-256's share (+sha256 minus read+decode).
-import { DecodeKind, OrderedRows, PacketDecoder, RowBuilder } from "../../packages/core/dist/index.js";
+// row formatted and put back in start order (everything but the file writes), then with the CSV written too. The CLI's
+// CPU time is about the last plus the SHA-256's share (+sha256 minus read+decode). Pinned to one core (`taskset -c 0`),
+// pass+csv is read → features → CSV on one core.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DecodeKind, FEATURE_COLUMNS, OrderedRows, PacketDecoder, RowBuilder } from "../../packages/core/dist/index.js";
 import { FileDigest, readCapture, runFlowPipeline } from "../../packages/engine/dist/index.js";
 
 const capture = process.argv[2];
@@ -25,11 +29,13 @@ async function phase(name, run) {
   return packets;
 }
 
-async function flowPass(format) {
+/** The flow pass; with `format` every row formatted and put in start order, with `fd` also written there. */
+async function flowPass(format, fd) {
   const row = new RowBuilder();
   let bytes = 0;
-  const ordered = new OrderedRows((_chunk, start, end) => {
+  const ordered = new OrderedRows((chunk, start, end) => {
     bytes += end - start;
+    if (fd !== undefined) fs.writeSync(fd, chunk, start, end - start);
   });
   const result = await runFlowPipeline(
     capture,
@@ -68,3 +74,16 @@ await phase("+sha256", async () => {
 });
 await phase("pass", () => flowPass(false));
 await phase("pass+rows", () => flowPass(true));
+await phase("pass+csv", async () => {
+  // Read → features → CSV on this thread alone (the rows written with blocking writes, kernel copies included),
+  // without the SHA-256 of the input that the CLI's summary adds on a worker thread.
+  const file = path.join(os.tmpdir(), `tracemill-engine-throughput-${process.pid}.csv`);
+  const fd = fs.openSync(file, "w");
+  try {
+    fs.writeSync(fd, `${FEATURE_COLUMNS.join(",")}\n`);
+    return await flowPass(true, fd);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+});
