@@ -12,7 +12,9 @@
 #   tracemill1 the same pinned to one core (taskset -c 0): every thread (hashing, libuv's pool, V8's helpers) shares
 #              it, so its wall time is the issue's "on one core"
 #   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
-#              through runFlowPipeline() without rows, and with the rows formatted and ordered but not written
+#              through runFlowPipeline() without rows, with the rows formatted and ordered but not written, and
+#              with them written (pass+csv: read → features → CSV on one thread, without the SHA-256; run it with
+#              taskset -c 0 for that pipeline on one core)
 #   argus      argus -r CAPTURE -w OUT/a.argus (bidirectional flow records, C)
 #   softflowd  softflowd -r CAPTURE -v 9 -n 127.0.0.1:9 (NetFlow fields only, C)
 #   tshark     tshark -q -z conv,tcp -z conv,udp -r CAPTURE
