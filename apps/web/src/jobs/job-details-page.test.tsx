@@ -87,6 +87,52 @@ describe("Job details", () => {
     );
   });
 
+  it("shows lists in the summary as small tables, plain lists comma-separated and empty ones as none", async () => {
+    const signatures = Array.from({ length: 23 }, (_, i) => ({
+      sid: 1000 + i,
+      signature: `rule ${i}`,
+      alerts: 23 - i,
+    }));
+    const job = makeJob({
+      id: "j4",
+      title: "Sanitized",
+      capability: "sanitize",
+      summary: {
+        passes: [
+          { capture: "input", alerts: 3 },
+          { capture: "clean", alerts: 0, counted: 0 },
+        ],
+        ruleset: { ruleFiles: ["a.rules", "b.rules"] },
+        suricata: { ruleErrors: [] },
+        alerts: { bySignature: signatures },
+      },
+    });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j4": () => ({ body: job }),
+    });
+    renderApp("/ui/details?id=j4");
+    await screen.findByRole("heading", { level: 1, name: /Sanitized/ });
+    const passes = within(screen.getByRole("row", { name: /^passes/ })).getByRole("table");
+    // Columns are every key of the records, in the order first seen; a missing value shows as a dash.
+    expect(
+      within(passes)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["capture", "alerts", "counted"]);
+    expect(
+      within(passes)
+        .getAllByRole("row")
+        .map((r) => r.textContent),
+    ).toEqual(["capturealertscounted", "input3—", "clean00"]);
+    expect(screen.getByRole("row", { name: "ruleset.ruleFiles a.rules, b.rules" })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "suricata.ruleErrors none" })).toBeInTheDocument();
+    const bySignature = screen.getByRole("row", { name: /^alerts\.bySignature/ });
+    expect(within(bySignature).getAllByRole("row")).toHaveLength(1 + 20);
+    expect(bySignature).toHaveTextContent("… and 3 more in summary.json");
+    expect(screen.queryByText(/"capture":"input"/)).toBeNull();
+  });
+
   it("shows a failed job's error and no charts", async () => {
     fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),

@@ -1,6 +1,7 @@
 // Job details (/ui/details?id=…): parameters, inputs with sizes and hashes, timings, the run summary, charts, previews.
 import { useQuery } from "@tanstack/react-query";
 import type { Job } from "@tracemill/contracts";
+import { Fragment } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
@@ -9,12 +10,7 @@ import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
-
-function show(value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
+import { SummaryValue } from "./summary-value.js";
 
 /** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
 export function flatten(record: Record<string, unknown>, prefix = ""): [string, unknown][] {
@@ -26,14 +22,37 @@ export function flatten(record: Record<string, unknown>, prefix = ""): [string, 
 }
 
 /** A record as rows of dotted names and values (see flatten). */
+/** A dotted name with a line-break opportunity after each dot ("ruleset.<wbr>classificationFile"). */
+function DottedName({ name }: { name: string }) {
+  return (
+    <>
+      {name.split(".").map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed name
+        <Fragment key={i}>
+          {i > 0 && (
+            <>
+              .<wbr />
+            </>
+          )}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function FlatTable({ record }: { record: Record<string, unknown> }) {
   return (
-    <table>
+    <table className="flat-table">
       <tbody>
         {flatten(record).map(([name, value]) => (
           <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>{show(value)}</td>
+            <th scope="row" className="flat-name">
+              <DottedName name={name} />
+            </th>
+            <td>
+              <SummaryValue value={value} />
+            </td>
           </tr>
         ))}
       </tbody>
