@@ -126,7 +126,7 @@ export function LabelModeStep({ draft, setParam, setInput }: StepProps) {
             onChange={(v) => setInput("alerts", v)}
           />
           <FilePicker
-            label="Classification file (optional)"
+            label="Classification file (optional; default: Suricata's)"
             kind="classification"
             value={draft.inputs.classification}
             onChange={(v) => setInput("classification", v)}

@@ -13,6 +13,7 @@ import {
 import type { RunOptions } from "../capability.js";
 import { readCaptureFile } from "../extract/index.js";
 import { readAttackPacketRanges } from "../merge/index.js";
+import { defaultRulesetDir } from "../sanitize/rulesets.js";
 import { loadAlerts, loadClassification } from "./load-alerts.js";
 import { AlertLabeller, ProvenanceLabeller, type SessionLabeller, TupleLabeller } from "./session-labeller.js";
 
@@ -120,6 +121,13 @@ async function attackTuples(file: string, run: Pick<RunOptions, "onProgress" | "
   return tuples;
 }
 
+/** The summary's `classification` when none was given. */
+export const DEFAULT_CLASSIFICATION = "default (the bundled ruleset's classification.config)";
+
+function defaultClassificationFile(): string {
+  return path.join(defaultRulesetDir(), "classification.config");
+}
+
 async function alertLabeller(file: string, options: LabelSourceOptions): Promise<AlertLabeller> {
   const tolerance = options.tolerance ?? DEFAULT_ALERT_TOLERANCE_US / 1e6;
   if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
@@ -129,14 +137,16 @@ async function alertLabeller(file: string, options: LabelSourceOptions): Promise
   if (maxPriority !== undefined && !(Number.isInteger(maxPriority) && maxPriority >= 1)) {
     throw new TracemillError("BAD_OPTION", "the maximum priority must be a whole number ≥ 1", { maxPriority });
   }
-  const classifications = options.classification ? await loadClassification(options.classification) : undefined;
+  // Without one, the bundled ruleset's (Suricata's own, whose first 34 classtypes are Snort's in Snort's order) names
+  // the classes: the numbers unified2 stores become names, and EVE's descriptions the same short names.
+  const classifications = await loadClassification(options.classification ?? defaultClassificationFile());
   const loaded = await loadAlerts(file, classifications);
   const kept = maxPriority === undefined ? loaded.alerts : loaded.alerts.filter((a) => a.priority <= maxPriority);
   const matcher = new AlertMatcher(kept, { toleranceUs: Math.round(tolerance * 1e6) });
   return new AlertLabeller(matcher, {
     alertFile: path.basename(file),
     format: loaded.format,
-    classification: options.classification ? path.basename(options.classification) : null,
+    classification: options.classification ? path.basename(options.classification) : DEFAULT_CLASSIFICATION,
     toleranceSeconds: tolerance,
     maxPriority: maxPriority ?? null,
     alertsRead: loaded.alerts.length,

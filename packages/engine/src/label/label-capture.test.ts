@@ -5,6 +5,7 @@ import path from "node:path";
 import { type CapturedPacket, formatIpAddress, readUnified2 } from "@tracemill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
+import { DEFAULT_CLASSIFICATION } from "./create-labeller.js";
 import { labelCapture } from "./label-capture.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/labels");
@@ -274,19 +275,40 @@ describe("labelCapture with alerts", () => {
     expect((labels.unmatched as { time: string }[])[0].time).toBe("2013-07-15T21:49:19.579139Z");
   });
 
-  it("matches only inside the session with a zero tolerance, and names classes by id without a classification", async () => {
+  it("matches only inside the session with a zero tolerance, and names classes by the default classification", async () => {
     const w = workspace();
     const capture = w.file("capture.pcap", pcapFile(u2Capture));
     const alerts = path.join(fixtures, "pyidstools_merged.u2");
-    await labelCapture(capture, { alerts, tolerance: 0 }, { outDir: w.outDir });
+    const result = await labelCapture(capture, { alerts, tolerance: 0 }, { outDir: w.outDir });
     const rows = readCsv(path.join(w.outDir, "classified.csv"));
-    expect(rows.map((r) => [r.label, r.class])).toEqual([
-      ["1", "classtype-3"],
-      ["0", "benign"],
-      ["0", "benign"],
-      ["1", "classtype-3"],
-      ["0", "benign"],
-      ["0", "benign"],
+    // Class 3 is bad-unknown in Suricata's classification.config, and in Snort's.
+    expect(rows.map((r) => [r.label, r.class_id, r.class])).toEqual([
+      ["1", "3", "bad-unknown"],
+      ["0", "0", "benign"],
+      ["0", "0", "benign"],
+      ["1", "3", "bad-unknown"],
+      ["0", "0", "benign"],
+      ["0", "0", "benign"],
+    ]);
+    expect((result.summary.labels as { classification: string }).classification).toBe(DEFAULT_CLASSIFICATION);
+  });
+
+  it("names a class the classification does not list by its number", async () => {
+    const w = workspace();
+    const capture = w.file("capture.pcap", pcapFile(u2Capture));
+    // The same alerts with classification id 99 in every event record (the body's eighth 4-byte field).
+    const bytes = Buffer.from(fs.readFileSync(path.join(fixtures, "pyidstools_merged.u2")));
+    for (let at = 0; at + 8 <= bytes.length; at += 8 + bytes.readUInt32BE(at + 4)) {
+      if ([7, 104].includes(bytes.readUInt32BE(at))) bytes.writeUInt32BE(99, at + 8 + 28);
+    }
+    const alerts = w.file("class-99.u2", bytes);
+    await labelCapture(capture, { alerts }, { outDir: w.outDir });
+    const classes = readCsv(path.join(w.outDir, "classified.csv")).map((r) => r.class);
+    expect(classes.filter((c) => c !== "benign")).toEqual([
+      "classtype-99",
+      "classtype-99",
+      "classtype-99",
+      "classtype-99",
     ]);
   });
 

@@ -131,7 +131,7 @@ export class TupleLabeller extends BinaryLabeller {
 export interface AlertLabellerFacts {
   alertFile: string;
   format: "unified2" | "eve";
-  classification: string | null;
+  classification: string;
   toleranceSeconds: number;
   maxPriority: number | null;
   alertsRead: number;
