@@ -39,7 +39,10 @@ export function imagesCommand(): Command {
     .option("--keep-addresses", "keep IP addresses and ports in the rows (zeroed by default)")
     .option("--attacks <capture>", "add binary labels to the manifest and CSV (as tracemill label --attacks)")
     .option("--alerts <file>", "add alert classes to the manifest and CSV (as tracemill label --alerts)")
-    .option("--classification <file>", "classification.config naming the alerts' classtypes")
+    .option(
+      "--classification <file>",
+      "classification.config naming the alerts' classtypes (default: Suricata's, bundled)",
+    )
     .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
   return addSessionOptions(command).action(async (captures: string[], options: ImagesCommandOptions) => {
     const { extractImages, IMAGES_ZIP_FILE } = await import("@tracemill/engine/images");

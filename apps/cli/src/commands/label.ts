@@ -37,7 +37,10 @@ export function labelCommand(): Command {
     .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("--attacks <capture>", "capture holding the attacks: sessions with the same 5-tuple are labelled 1")
     .option("--alerts <file>", "unified2 or Suricata EVE JSON alerts: sessions get the class of their alerts")
-    .option("--classification <file>", "classification.config naming the alerts' classtypes")
+    .option(
+      "--classification <file>",
+      "classification.config naming the alerts' classtypes (default: Suricata's, bundled)",
+    )
     .option(
       "--max-priority <p>",
       "ignore alerts whose priority number is above p",
