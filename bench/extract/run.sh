@@ -10,7 +10,7 @@
 #   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
 #              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up
 #   tracemill1 the same pinned to one core (taskset -c 0): every thread (hashing, libuv's pool, V8's helpers) shares
-#              it, so its wall time is the issue's "on one core"
+#              it, so its wall time is everything the command does on one core
 #   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
 #              through runFlowPipeline() without rows, with the rows formatted and ordered but not written, and
 #              with them written (pass+csv: read → features → CSV on one thread, without the SHA-256; run it with

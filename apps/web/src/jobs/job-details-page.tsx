@@ -21,7 +21,6 @@ export function flatten(record: Record<string, unknown>, prefix = ""): [string, 
   );
 }
 
-/** A record as rows of dotted names and values (see flatten). */
 /** A dotted name with a line-break opportunity after each dot ("ruleset.<wbr>classificationFile"). */
 function DottedName({ name }: { name: string }) {
   return (
@@ -41,6 +40,7 @@ function DottedName({ name }: { name: string }) {
   );
 }
 
+/** A record as rows of dotted names and values (see flatten). */
 function FlatTable({ record }: { record: Record<string, unknown> }) {
   return (
     <table className="flat-table">
