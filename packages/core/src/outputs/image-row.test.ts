@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createDecodedPacket, type DecodedPacket, DecodeKind } from "../decode/decoded-packet.js";
 import { IMAGE_ROW_BYTES, ImageRows } from "./image-row.js";
+import { RowBlocks } from "./row-blocks.js";
 
 function decoded(fields: Partial<DecodedPacket>): DecodedPacket {
   return { ...createDecodedPacket(), ...fields };
@@ -47,7 +48,17 @@ function ipv6UdpFrame(payload: number): { data: Uint8Array; packet: DecodedPacke
   return { data, packet };
 }
 
-/** Slot 3's row, over 280 zero bytes placed at an offset so that writes outside the row would show. */
+/** The 280 bytes slot `slot`'s row stands for: its block's first `lengthOf` bytes, then zeros. */
+function rowBytes(rows: ImageRows, slot: number): Uint8Array {
+  const bytes = new Uint8Array(IMAGE_ROW_BYTES);
+  const handle = rows.handleOf(slot);
+  if (handle < 0) return bytes;
+  const at = rows.blocks.offsetOf(handle);
+  bytes.set(rows.blocks.chunkOf(handle).subarray(at, at + rows.lengthOf(slot)));
+  return bytes;
+}
+
+/** Slot 3's row. */
 interface Row {
   rows: ImageRows;
   bytes: Uint8Array;
@@ -56,14 +67,15 @@ interface Row {
 }
 
 function newRow(): Row {
-  const target = new Uint8Array(IMAGE_ROW_BYTES + 20);
   const rows = new ImageRows();
-  rows.start(3, target, 10);
+  rows.start(3);
   return {
     rows,
-    bytes: target.subarray(10, 10 + IMAGE_ROW_BYTES),
+    get bytes() {
+      return rowBytes(rows, 3);
+    },
     get filled() {
-      return rows.filled(3);
+      return rows.lengthOf(3);
     },
     get full() {
       return rows.filling[3] === 0;
@@ -174,48 +186,87 @@ describe("ImageRows", () => {
     expect(row.bytes.subarray(12, 20).every((b) => b === 0)).toBe(true);
   });
 
-  it("reads the packet at an offset of the reader's buffer and writes only inside its row", () => {
-    const { data, packet } = ipv4TcpFrame(300);
-    const buffer = new Uint8Array(data.length + 100).fill(7);
-    buffer.set(data, 60);
-    const target = new Uint8Array(3 * IMAGE_ROW_BYTES).fill(9);
+  it("reads the packet at an offset of the reader's buffer, into a block about the row's size, larger as it grows", () => {
+    const small = ipv4TcpFrame(10);
+    const buffer = new Uint8Array(small.data.length + 100).fill(7);
+    buffer.set(small.data, 60);
     const rows = new ImageRows();
-    rows.start(0, target, IMAGE_ROW_BYTES);
-    expect(rows.append(0, buffer, 60, data.length, packet, false)).toBe(true);
-    expect(rows.filling[0]).toBe(0);
-    const want = expected(data, [
-      [12, 20],
-      [20, 24],
-    ]).subarray(0, IMAGE_ROW_BYTES);
-    expect(Array.from(target.subarray(IMAGE_ROW_BYTES, 2 * IMAGE_ROW_BYTES))).toEqual(Array.from(want));
-    expect(target.subarray(0, IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
-    expect(target.subarray(2 * IMAGE_ROW_BYTES).every((b) => b === 9)).toBe(true);
-    // The slot's next session gets a new place, empty.
-    const next = new Uint8Array(IMAGE_ROW_BYTES);
-    rows.start(0, next, 0);
-    expect(rows.filled(0)).toBe(0);
-    rows.append(0, data, 0, data.length, packet, true);
-    expect(Array.from(next)).toEqual(Array.from(data.subarray(14, 14 + IMAGE_ROW_BYTES)));
+    rows.start(0);
+    expect(rows.handleOf(0)).toBe(-1);
+    expect(rows.append(0, buffer, 60, small.data.length, small.packet, true)).toBe(false);
+    expect(rows.blocks.capacity(rows.handleOf(0))).toBe(64);
+    expect(Array.from(rowBytes(rows, 0).subarray(0, 50))).toEqual(Array.from(small.data.subarray(14)));
+    // 50 + 40 bytes: a 128-byte block, the first packet's bytes moved along; then a full row in a 280-byte block.
+    const second = ipv4TcpFrame(0);
+    rows.append(0, second.data, 0, second.data.length, second.packet, true);
+    expect(rows.blocks.capacity(rows.handleOf(0))).toBe(128);
+    const big = ipv4TcpFrame(300);
+    expect(rows.append(0, big.data, 0, big.data.length, big.packet, true)).toBe(true);
+    expect(rows.blocks.capacity(rows.handleOf(0))).toBe(IMAGE_ROW_BYTES);
+    const want = [...small.data.subarray(14), ...second.data.subarray(14), ...big.data.subarray(14)].slice(0, 280);
+    expect(Array.from(rowBytes(rows, 0))).toEqual(want);
+    // The slot's next session starts empty (the full row's block is the drawer's to free).
+    rows.start(0);
+    expect([rows.handleOf(0), rows.lengthOf(0), rows.filling[0]]).toEqual([-1, 0, 1]);
   });
 
-  it("clears the part never filled when a session ends, over stale bytes of a reused buffer", () => {
+  it("keeps earlier slots' rows when slots past the first 1024 grow its tables, and ends a row once", () => {
     const { data, packet } = ipv4TcpFrame(10);
-    const target = new Uint8Array(2 * IMAGE_ROW_BYTES).fill(5);
     const rows = new ImageRows();
-    // Slots past the first 1024 grow the tables, keeping the earlier slots' rows.
-    rows.start(1, target, 0);
-    rows.start(5000, target, IMAGE_ROW_BYTES);
+    rows.start(1);
     rows.append(1, data, 0, data.length, packet, true);
+    rows.start(5000);
     rows.append(5000, data, 0, data.length, packet, true);
-    expect(rows.filled(1)).toBe(50);
+    expect([rows.lengthOf(1), rows.lengthOf(5000)]).toEqual([50, 50]);
+    expect(Array.from(rowBytes(rows, 1).subarray(0, 50))).toEqual(Array.from(data.subarray(14)));
+    expect(rows.handleOf(1)).not.toBe(rows.handleOf(5000));
     expect(rows.end(1)).toBe(true);
     expect(rows.end(1)).toBe(false);
-    expect(Array.from(target.subarray(0, 50))).toEqual(Array.from(data.subarray(14)));
-    expect(target.subarray(50, IMAGE_ROW_BYTES).every((b) => b === 0)).toBe(true);
-    // Slot 5000's row is still filling: its stale tail is left until its session ends.
-    expect(rows.filled(5000)).toBe(50);
-    expect(target[IMAGE_ROW_BYTES + 50]).toBe(5);
-    expect(rows.end(5000)).toBe(true);
-    expect(target.subarray(IMAGE_ROW_BYTES + 50).every((b) => b === 0)).toBe(true);
+  });
+
+  it("gives a row no block while no packet has IP bytes", () => {
+    const rows = new ImageRows();
+    rows.start(2);
+    const { data, packet } = ipv4TcpFrame(10);
+    packet.ipOffset = -1;
+    expect(rows.append(2, data, 0, data.length, packet, false)).toBe(false);
+    expect(rows.end(2)).toBe(true);
+    expect([rows.handleOf(2), rows.lengthOf(2)]).toEqual([-1, 0]);
+  });
+});
+
+describe("RowBlocks", () => {
+  it("hands out the smallest block that holds the bytes, and reuses freed blocks of a size", () => {
+    const blocks = new RowBlocks();
+    const sizes = [1, 64, 65, 128, 129, 280].map((bytes) => blocks.capacity(blocks.alloc(bytes)));
+    expect(sizes).toEqual([64, 64, 128, 128, 280, 280]);
+    const a = blocks.alloc(10);
+    blocks.free(a);
+    expect(blocks.alloc(20)).toBe(a);
+    expect(blocks.alloc(100)).not.toBe(a);
+  });
+
+  it("moves a block's bytes when it grows, and blocks never overlap", () => {
+    const blocks = new RowBlocks();
+    const handles = Array.from({ length: 5000 }, (_, i) => {
+      const h = blocks.alloc(64);
+      blocks.chunkOf(h).fill(i % 250, blocks.offsetOf(h), blocks.offsetOf(h) + 64);
+      return h;
+    });
+    const grown = blocks.grow(handles[4321], 64, 200);
+    const at = blocks.offsetOf(grown);
+    expect(Array.from(blocks.chunkOf(grown).subarray(at, at + 64))).toEqual(new Array(64).fill(4321 % 250));
+    for (const [i, h] of handles.entries()) {
+      if (i === 4321) continue;
+      const from = blocks.offsetOf(h);
+      expect(
+        blocks
+          .chunkOf(h)
+          .subarray(from, from + 64)
+          .every((b) => b === i % 250),
+      ).toBe(true);
+    }
+    // The grown block's old place is free again.
+    expect(blocks.alloc(64)).toBe(handles[4321]);
   });
 });

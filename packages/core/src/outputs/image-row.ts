@@ -1,5 +1,6 @@
 // Grayscale image rows: a session's first 280 bytes of IP packets, with addresses and ports zeroed, one byte per pixel.
 import type { DecodedPacket } from "../decode/decoded-packet.js";
+import { RowBlocks } from "./row-blocks.js";
 
 /** Width of every image and length of every row, in bytes (pixels). */
 export const IMAGE_ROW_BYTES = 280;
@@ -7,37 +8,39 @@ export const IMAGE_ROW_BYTES = 280;
 const IPPROTO_TCP = 6;
 const IPPROTO_UDP = 17;
 const SHORT_COPY = 40;
-/** Numbers per slot in `places`: the row's start in its target, and the bytes filled so far. */
-const PLACE = 2;
 
 /**
- * The rows of every session record, by record slot: each written straight into its place in an image (a session's
- * row number is known when it starts), so no row is copied again when the session ends. Bytes are appended packet
- * after packet until the row is full. Kept in typed arrays by slot, not an object per record: a packet looks at one
- * byte (`filling`) to skip a full row, and the garbage collector has no per-record object to mark.
+ * The rows of every session record, by record slot, while their sessions add bytes: packet after packet until the
+ * row is full (then it is final) or its session ends. A row is kept in a block of `blocks` about its size (a row of
+ * one small packet takes 64 bytes, not 280), moved to a larger one as it grows; once final, its block is handed to
+ * whoever draws the image (`handleOf`, `lengthOf`), which frees it. Kept in typed arrays by slot, not an object per
+ * record: a packet looks at one byte (`filling`) to skip a full row, and the garbage collector has no per-record
+ * object to mark.
  */
 export class ImageRows {
   /** By slot: 1 while the row takes bytes, else 0. */
   filling = new Uint8Array(1024);
-  /** By slot: the buffer holding the row (rows of one image share it). */
-  private readonly targets: Uint8Array[] = [];
-  private places = new Int32Array(PLACE * 1024);
+  readonly blocks = new RowBlocks();
+  /** By slot: the row's block (-1 before its first byte), and the bytes filled so far. */
+  private handles = new Int32Array(1024);
+  private lengths = new Int32Array(1024);
 
-  /**
-   * Points slot `slot`'s row at `target[start .. start + 280)`, for a new session. The bytes there may be stale (a
-   * reused buffer): what is never filled is cleared when the row becomes final (`end`).
-   */
-  start(slot: number, target: Uint8Array, start: number): void {
+  /** Slot `slot` starts a new session's row, empty. */
+  start(slot: number): void {
     if (slot >= this.filling.length) this.grow(slot);
-    this.targets[slot] = target;
-    this.places[PLACE * slot] = start;
-    this.places[PLACE * slot + 1] = 0;
+    this.handles[slot] = -1;
+    this.lengths[slot] = 0;
     this.filling[slot] = 1;
   }
 
-  /** Bytes of slot `slot`'s row filled so far. */
-  filled(slot: number): number {
-    return this.places[PLACE * slot + 1];
+  /** The block of slot `slot`'s final row (-1 for a row without a byte), now the caller's to free. */
+  handleOf(slot: number): number {
+    return this.handles[slot];
+  }
+
+  /** Bytes of slot `slot`'s row; a final row is this long and zero to IMAGE_ROW_BYTES. */
+  lengthOf(slot: number): number {
+    return this.lengths[slot];
   }
 
   /**
@@ -58,17 +61,20 @@ export class ImageRows {
     if (this.filling[slot] !== 1 || packet.ipOffset < 0) return false;
     const ipStart = packet.ipOffset;
     const ipEnd = Math.min(length, ipStart + (packet.ipLength > 0 ? packet.ipLength : length));
-    const at = PLACE * slot;
-    const filled = this.places[at + 1];
+    const filled = this.lengths[slot];
     const count = Math.min(ipEnd - ipStart, IMAGE_ROW_BYTES - filled);
     if (count <= 0) return false;
-    const rowAt = this.places[at] + filled;
-    const target = this.targets[slot];
+    let handle = this.handles[slot];
+    if (handle < 0) handle = this.blocks.alloc(count);
+    else if (filled + count > this.blocks.capacity(handle)) handle = this.blocks.grow(handle, filled, filled + count);
+    this.handles[slot] = handle;
+    const target = this.blocks.chunkOf(handle);
+    const rowAt = this.blocks.offsetOf(handle) + filled;
     const from = offset + ipStart;
     // Making a view for set() costs about as much as copying 40 bytes one by one; beyond, set() is far faster.
     if (count <= SHORT_COPY) for (let i = 0; i < count; i++) target[rowAt + i] = buffer[from + i];
     else target.set(buffer.subarray(from, from + count), rowAt);
-    this.places[at + 1] = filled + count;
+    this.lengths[slot] = filled + count;
     if (!keepAddresses) {
       if (packet.ipVersion === 4) zero(target, rowAt, count, 12, 8);
       else if (packet.ipVersion === 6) zero(target, rowAt, count, 8, 32);
@@ -82,15 +88,12 @@ export class ImageRows {
   }
 
   /**
-   * Slot `slot`'s session ended. Returns true when its row was still taking bytes: it is final now, its part never
-   * filled cleared to zero. Returns false when the row was final already (full).
+   * Slot `slot`'s session ended. Returns true when its row was still taking bytes: it is final now (its bytes past
+   * `lengthOf` count as zero). Returns false when the row was final already (full).
    */
   end(slot: number): boolean {
     if (this.filling[slot] !== 1) return false;
     this.filling[slot] = 0;
-    const at = PLACE * slot;
-    const start = this.places[at];
-    this.targets[slot].fill(0, start + this.places[at + 1], start + IMAGE_ROW_BYTES);
     return true;
   }
 
@@ -99,9 +102,12 @@ export class ImageRows {
     const filling = new Uint8Array(size);
     filling.set(this.filling);
     this.filling = filling;
-    const places = new Int32Array(PLACE * size);
-    places.set(this.places);
-    this.places = places;
+    const handles = new Int32Array(size);
+    handles.set(this.handles);
+    this.handles = handles;
+    const lengths = new Int32Array(size);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
   }
 }
 

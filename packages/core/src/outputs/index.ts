@@ -5,6 +5,7 @@ export { IMAGE_MANIFEST_NAME, imageEntryName, imageManifestHeader, imageManifest
 export { IMAGE_ROW_BYTES, ImageRows } from "./image-row.js";
 export { IptLine, IptSeries } from "./ipt-series.js";
 export { OrderedRows, type OrderedRowsOptions, type RowSink } from "./ordered-rows.js";
+export { MAX_BLOCK_BYTES, RowBlocks } from "./row-blocks.js";
 export { RowBuilder } from "./row-builder.js";
 export { MemoryRowSpill, type RowSpill } from "./row-spill.js";
 export { ScanlineDeflater } from "./scanline-deflate.js";

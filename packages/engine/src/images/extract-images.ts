@@ -67,7 +67,7 @@ export async function extractImages(
       labeller?.columns ?? [],
       {
         createState: () => undefined,
-        // A session's sequence number is its CSV data row (0-based): its row is written in place in its image.
+        // A session's sequence number is its CSV data row (0-based), and its row's place in its image.
         onStart(_state, session) {
           sheets.place(rows, session.slot, session.seq);
         },
@@ -88,12 +88,12 @@ export async function extractImages(
                     keepAddresses,
                   )
                 : rows.append(slot, captured.data, 0, captured.data.length, packet.decoded, keepAddresses);
-            if (full) sheets.final(session.seq);
+            if (full) sheets.final(session.seq, slot);
           }
           labeller?.onPacket?.(session, packet);
         },
         onEnd(_state, session, row) {
-          if (rows.end(session.slot)) sheets.final(session.seq);
+          if (rows.end(session.slot)) sheets.final(session.seq, session.slot);
           if (!labeller) return;
           labelText.start();
           const label = labeller.label(session);

@@ -56,7 +56,7 @@ function simulate(seed: number, n: number, sessions: number, labelled: boolean) 
     const session = live[at];
     live[at] = live[live.length - 1];
     live.pop();
-    if (rows.end(session.slot)) sheets.final(session.seq);
+    if (rows.end(session.slot)) sheets.final(session.seq, session.slot);
     if (labelled) sheets.labels(session.seq, new TextEncoder().encode(labels[session.seq]));
     pool.push(session.slot);
   };
@@ -70,7 +70,7 @@ function simulate(seed: number, n: number, sessions: number, labelled: boolean) 
     expected[session.seq] = grown;
     if (rows.filling[session.slot] !== 1) return;
     packet.ipLength = length;
-    if (rows.append(session.slot, bytes, 0, length, packet, false)) sheets.final(session.seq);
+    if (rows.append(session.slot, bytes, 0, length, packet, false)) sheets.final(session.seq, session.slot);
   };
   const lengths = [1, 40, 60, 140, 279, 280, 300];
   for (let seq = 0; seq < sessions; seq++) {

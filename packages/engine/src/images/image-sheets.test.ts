@@ -69,7 +69,7 @@ describe("ImageSheets", () => {
     }
     // Rows 0-5 final out of order: image 3 (rows 4, 5) before image 2 (rows 2, 3).
     for (const seq of [1, 4, 5, 0, 3, 2]) {
-      sheets.final(seq);
+      sheets.final(seq, seq);
       if (seq === 0) expect(images.map((image) => image.name)).toEqual(["images/image-000001.png"]);
     }
     expect(images).toHaveLength(3);
@@ -78,20 +78,20 @@ describe("ImageSheets", () => {
       sheets.labels(seq, new TextEncoder().encode(String(seq % 2)));
       if (seq === 5) expect(fs.readFileSync(manifest, "utf8")).toBe("image,row,csv_row,label\n");
     }
-    // Rows 6 and 7 get written images' buffers back, still holding their bytes: row 6 takes 100 bytes (the other
-    // 180 must read 0 once final), row 7 none; image 5 (row 8) has its padding row cleared.
+    // Rows 6 and 7 are drawn in the buffer of the images before, still holding their bytes: row 6 takes 100 bytes
+    // (the other 180 must read 0), row 7 none; image 5 (row 8) has its padding row cleared.
     sheets.place(rows, 6, 6);
     fill(rows, 6, 16, 100);
     sheets.place(rows, 7, 7);
     for (const seq of [6, 7]) {
       expect(rows.end(seq)).toBe(true);
-      sheets.final(seq);
+      sheets.final(seq, seq);
     }
     sheets.labels(6, new TextEncoder().encode("0"));
     sheets.labels(7, new TextEncoder().encode("1"));
     sheets.place(rows, 0, 8);
     expect(rows.end(0)).toBe(true);
-    sheets.final(8);
+    sheets.final(8, 0);
     sheets.labels(8, new TextEncoder().encode("0"));
     expect(sheets.finish()).toEqual({ images: 5, rows: 9 });
     expect(images).toEqual([
@@ -129,10 +129,10 @@ describe("ImageSheets", () => {
     }
     // Row 0 is final last: every later image waits for the first one, complete and encoded.
     for (let seq = 1; seq < 200; seq++) {
-      sheets.final(seq);
+      sheets.final(seq, seq);
       expect(entries).toHaveLength(0);
     }
-    sheets.final(0);
+    sheets.final(0, 0);
     expect(entries).toHaveLength(66);
     expect(sheets.finish()).toEqual({ images: 67, rows: 200 });
     // The expected PNGs from scanlines built here (the last image's third row is padding), by a fresh encoder.
@@ -162,6 +162,26 @@ describe("ImageSheets", () => {
     expect(last.data[4 * 2 * 280 + 4 * 5]).toBe(0);
   });
 
+  it("keeps a waiting row in a block about its size and frees it once its image is drawn", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
+    const sheets = new ImageSheets(bytesZip([]), 32, path.join(dir, "manifest.csv"), []);
+    const rows = new ImageRows();
+    // Row 0 stays open until the end, so every image waits; 20 000 rows of 40 bytes each take a 64-byte block.
+    sheets.place(rows, 0, 0);
+    for (let seq = 1; seq <= 20_000; seq++) {
+      sheets.place(rows, seq, seq);
+      fill(rows, seq, 1, 40);
+      rows.end(seq);
+      sheets.final(seq, seq);
+    }
+    // Images 2 on were drawn and encoded as they completed, their rows' blocks freed and taken again: one chunk of
+    // 4096 blocks of 64 bytes served all 20 000 rows.
+    expect(rows.blocks.allocatedBytes).toBe(4096 * 64);
+    rows.end(0);
+    sheets.final(0, 0);
+    expect(sheets.finish()).toEqual({ images: 626, rows: 20_001 });
+  });
+
   it("closes the manifest once, whether discarded mid-run, twice, or after finishing", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
     const close = vi.spyOn(fs, "closeSync");
@@ -174,7 +194,7 @@ describe("ImageSheets", () => {
       expect(close).toHaveBeenCalledTimes(1);
       const finished = new ImageSheets(bytesZip([]), 1, path.join(dir, "finished.csv"), []);
       finished.place(rows, 0, 0);
-      finished.final(0);
+      finished.final(0, 0);
       expect(finished.finish()).toEqual({ images: 1, rows: 1 });
       finished.discard();
       expect(close).toHaveBeenCalledTimes(2);

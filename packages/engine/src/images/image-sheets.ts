@@ -1,5 +1,5 @@
-// Gives each session its row's place in its n × 280 image when it starts (its row number is known then), encodes
-// each image as soon as all its rows are final (full, or their session ended), and writes it into the zip, with its
+// Keeps each session's final row (the block ImageRows filled, about its size) by row number, draws and encodes each
+// n × 280 image as soon as all its rows are final (full, or their session ended), and writes it into the zip, with its
 // manifest lines, once every earlier image is written; all on the pass's own thread. In a labelled run the manifest
 // lines wait for their sessions' labels, apart from the images.
 import fs from "node:fs";
@@ -16,17 +16,11 @@ import {
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import type { ZipWriter } from "./zip-writer.js";
 
-/** Image buffers are carved out of blocks of about this size (thousands of small buffers cost the GC more). */
-const BLOCK_BYTES = 1 << 22;
 /** PNGs waiting for their turn are copied into blocks of this size. */
 const HELD_BLOCK_BYTES = 1 << 20;
 
-/**
- * An image: while taking rows its scanlines, then (once every row is final) its PNG waiting for its turn in the zip;
- * rows final so far.
- */
+/** An image: rows final so far, then (once every row is final) its PNG waiting for its turn in the zip. */
 interface Sheet {
-  scanlines: Uint8Array | null;
   /** The whole PNG file, once encoded and waiting for an earlier image, with its CRC-32. */
   png: Uint8Array | null;
   crc: number;
@@ -49,14 +43,18 @@ export class ImageSheets {
   /** A labelled run's images whose manifest lines are not written yet; only from `nextLines` on. */
   private readonly labelled: (LabelSheet | undefined)[] = [];
   /**
-   * Buffers of encoded images, for the next images. A row is final once full, so only a session with fewer than 280
-   * bytes so far keeps its image open; one such session early on still holds back the zip for all later images:
-   * encoding each image once final keeps only its PNG (about a seventh of the pixels) until its turn, so buffers
-   * are reused and memory holds the images with a row still filling, not every image since that session.
+   * The final rows not drawn yet, by row number (seq & mask): their blocks (-1: no byte) and lengths. The rows from
+   * the first image not yet written on: one session whose row is still short holds back the zip for all later images,
+   * so each image is drawn and encoded once all its rows are final and only its PNG (about a seventh of the pixels)
+   * waits; the rows of an image still open wait in blocks about their size.
    */
-  private readonly spare: Uint8Array[] = [];
-  private block: Uint8Array = new Uint8Array(0);
-  private blockUsed = 0;
+  private handles = new Int32Array(1024);
+  private lengths = new Int32Array(1024);
+  private mask = 1023;
+  /** The ImageRows given to place(), whose blocks the final rows are in. */
+  private placedRows: ImageRows | undefined;
+  /** The one buffer images are drawn in: n scanlines, their filter bytes 0. */
+  private readonly scanlines: Uint8Array;
   private held = new Uint8Array(0);
   private heldUsed = 0;
   /** A waiting PNG as the one part of its zip entry. */
@@ -85,6 +83,7 @@ export class ImageSheets {
     labelColumns: readonly string[],
   ) {
     this.encoder = new GrayscalePngEncoder(IMAGE_ROW_BYTES, flowsPerImage);
+    this.scanlines = new Uint8Array(scanlinesLength(IMAGE_ROW_BYTES, flowsPerImage));
     this.withLabels = labelColumns.length > 0;
     this.manifestPath = manifestPath;
     this.manifestFd = this.manifestCall("created", () => fs.openSync(manifestPath, "w"));
@@ -93,34 +92,37 @@ export class ImageSheets {
   }
 
   /**
-   * Points slot `slot`'s row in `rows` at the place of CSV data row `seq` (0-based) for its session's packets to
-   * fill. Every row number from 0 up is placed exactly once, in order of `seq` (sessions start in row order).
+   * Starts slot `slot`'s row in `rows` for CSV data row `seq` (0-based), for its session's packets to fill. Every row
+   * number from 0 up is placed exactly once, in order of `seq` (sessions start in row order).
    */
   place(rows: ImageRows, slot: number, seq: number): void {
+    this.placedRows = rows;
     const image = Math.floor(seq / this.flowsPerImage);
-    let sheet = this.open[image];
-    if (!sheet) {
-      sheet = { scanlines: this.takeScanlines(), png: null, crc: 0, final: 0 };
-      this.open[image] = sheet;
+    if (!this.open[image]) {
+      this.open[image] = { png: null, crc: 0, final: 0 };
       if (this.withLabels) this.labelled[image] = { ended: 0, labels: [] };
     }
-    rows.start(slot, sheet.scanlines!, scanlineOffset(IMAGE_ROW_BYTES, seq - image * this.flowsPerImage));
+    if (seq - this.nextImage * this.flowsPerImage >= this.handles.length) this.growRows();
+    this.handles[seq & this.mask] = -1;
+    this.lengths[seq & this.mask] = 0;
+    rows.start(slot);
     this.rows++;
   }
 
   /**
-   * Row `seq` takes no more bytes (it is full, or its session ended) and its part never filled is zero (see
-   * `ImageRows.end`). Called once per row; rows become final in any order.
+   * Row `seq`, slot `slot`'s in the ImageRows given to place(), takes no more bytes (it is full, or its session
+   * ended): its block is this object's now. Called once per row; rows become final in any order.
    */
-  final(seq: number): void {
+  final(seq: number, slot: number): void {
     const image = Math.floor(seq / this.flowsPerImage);
     const sheet = this.open[image];
-    if (!sheet?.scanlines) throw new RangeError(`row ${seq} final but never placed`);
+    const rows = this.placedRows;
+    if (!sheet || !rows || seq >= this.rows) throw new RangeError(`row ${seq} final but never placed`);
+    this.handles[seq & this.mask] = rows.handleOf(slot);
+    this.lengths[seq & this.mask] = rows.lengthOf(slot);
     if (++sheet.final < this.flowsPerImage) return;
     // The PNG is the encoder's until its next call: written now if its turn came, else copied to wait for it.
-    const png = this.encoder.encode(sheet.scanlines);
-    this.spare.push(sheet.scanlines);
-    sheet.scanlines = null;
+    const png = this.encoder.encode(this.draw(image, this.flowsPerImage));
     if (image !== this.nextImage) {
       sheet.png = this.hold(png.parts);
       sheet.crc = png.crc;
@@ -145,13 +147,10 @@ export class ImageSheets {
   /** Pads and writes the last image, closes the manifest; returns the counts for the summary. */
   finish(): { images: number; rows: number } {
     // Every image but the last is final, so each is in the zip already. The last image's rows after the last
-    // session's are still zero: its padding.
+    // session's are zero: its padding.
     const lastRows = this.rows - this.nextImage * this.flowsPerImage;
-    const last = this.open[this.nextImage];
-    if (last) {
-      // Rows never placed (from the filter byte of the first one on) may hold a reused buffer's earlier bytes.
-      last.scanlines!.fill(0, scanlineOffset(IMAGE_ROW_BYTES, lastRows) - 1);
-      const png = this.encoder.encode(last.scanlines!);
+    if (this.open[this.nextImage]) {
+      const png = this.encoder.encode(this.draw(this.nextImage, lastRows));
       this.emit(png.parts, png.crc, lastRows);
     }
     if (this.open.length > this.nextImage) throw new RangeError(`rows missing before image ${this.nextImage}`);
@@ -173,19 +172,41 @@ export class ImageSheets {
   }
 
   /**
-   * A buffer for an image's scanlines: an encoded image's (its filter bytes are 0, its rows are cleared as they
-   * become final), or new and zeroed.
+   * Image `image` in the drawing buffer: its first `count` rows from their blocks (which are freed), each zero past
+   * its length, and zero rows after them (the last image's padding).
    */
-  private takeScanlines(): Uint8Array {
-    const reused = this.spare.pop();
-    if (reused) return reused;
-    const bytes = scanlinesLength(IMAGE_ROW_BYTES, this.flowsPerImage);
-    if (this.blockUsed + bytes > this.block.length) {
-      this.block = new Uint8Array(Math.max(bytes, BLOCK_BYTES - (BLOCK_BYTES % bytes)));
-      this.blockUsed = 0;
+  private draw(image: number, count: number): Uint8Array {
+    const scanlines = this.scanlines;
+    const blocks = this.placedRows?.blocks;
+    const first = image * this.flowsPerImage;
+    for (let y = 0; y < count; y++) {
+      const at = scanlineOffset(IMAGE_ROW_BYTES, y);
+      const handle = this.handles[(first + y) & this.mask];
+      const length = handle < 0 ? 0 : this.lengths[(first + y) & this.mask];
+      if (handle >= 0 && blocks) {
+        const from = blocks.offsetOf(handle);
+        scanlines.set(blocks.chunkOf(handle).subarray(from, from + length), at);
+        blocks.free(handle);
+      }
+      scanlines.fill(0, at + length, at + IMAGE_ROW_BYTES);
     }
-    this.blockUsed += bytes;
-    return this.block.subarray(this.blockUsed - bytes, this.blockUsed);
+    // Filter bytes stay 0: only the rows' own bytes are ever written.
+    if (count < this.flowsPerImage) scanlines.fill(0, scanlineOffset(IMAGE_ROW_BYTES, count) - 1);
+    return scanlines;
+  }
+
+  /** Makes room for twice as many waiting rows, keeping each at seq & mask. */
+  private growRows(): void {
+    const size = this.handles.length * 2;
+    const handles = new Int32Array(size);
+    const lengths = new Int32Array(size);
+    for (let seq = this.nextImage * this.flowsPerImage; seq < this.rows; seq++) {
+      handles[seq & (size - 1)] = this.handles[seq & this.mask];
+      lengths[seq & (size - 1)] = this.lengths[seq & this.mask];
+    }
+    this.handles = handles;
+    this.lengths = lengths;
+    this.mask = size - 1;
   }
 
   /**
