@@ -77,4 +77,24 @@ describe("IptSeries", () => {
     for (const slot of slots) expect(series.text(slot, false)).toBe(((slot + 1) / 1e9).toFixed(9).replace(/0+$/, ""));
     expect(series.gapCount(8191)).toBe(1);
   });
+
+  it("takes a block at a session's second packet only, and gives it to a later session after end()", () => {
+    const series = new IptSeries();
+    // 20 000 sessions one after another: one of one packet, one of 12 (8 gaps in its block, 3 beyond) in turn.
+    for (let i = 0; i < 20_000; i++) {
+      const slot = i % 3;
+      series.reset(slot);
+      const packets = i % 2 === 0 ? 1 : 12;
+      for (let p = 0; p < packets; p++) series.add(slot, 1_000 * i + 10 * p + (p === 5 ? 7 : 0), p % 2 === 0);
+      const want = Array.from({ length: packets - 1 }, (_, p) => {
+        const gap = 10 + (p === 4 ? 7 : p === 5 ? -7 : 0);
+        // A gap below a microsecond: "0." and its nine digits without trailing zeros.
+        return `${p % 2 === 0 ? "-" : ""}0.${String(gap).padStart(9, "0").replace(/0+$/, "")}`;
+      }).join(",");
+      expect(series.text(slot, true), `session ${i}`).toBe(want);
+      series.end(slot);
+    }
+    // One chunk of blocks served them all: freed blocks are taken again, and stale gaps never show.
+    expect(series.blockBytes).toBe(8 * 8 * 8192);
+  });
 });

@@ -20,35 +20,43 @@ export class IptLine {
   }
 }
 
-/** Numbers per record: the last packet's time, the gap count (−1 before the first packet), then the first gaps. */
-const RECORD = 8;
-/** Gaps kept in the record itself (one 64-byte line with its time and count); later ones go to a per-record array. */
-const INLINE = RECORD - 2;
-/** Records per chunk (2^CHUNK_SHIFT, 512 KiB): slot >>> CHUNK_SHIFT is the chunk, slot & CHUNK_MASK the record in it. */
+/** Gaps in a block: a session's first ones, in a block taken at its second packet (one line). */
+const BLOCK = 8;
+/** Slots per chunk of the per-slot tables, and blocks per chunk of the block pool (2^CHUNK_SHIFT each). */
 const CHUNK_SHIFT = 13;
 const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
 
 /**
  * Collects every session's gaps as integer nanoseconds while its packets arrive, by the session record's store slot
- * (`Session.slot`), and writes a session's line once at its end. Keeping integers (not text) keeps the values exact;
- * keeping them by slot in one array means a packet touches one line of it and no session or state object (the
- * flow table keeps its per-packet work off the session objects too). Slots are reused from session to session
- * through `reset()`; a session of up to 7 packets allocates nothing, a longer one an array of its later gaps. The
- * records are in chunks that never move, as the flow table's: one array doubled with a copy held old and new at
- * once (134 + 268 MB for 2.1 M live sessions, the 10 GB benchmark capture's).
+ * (`Session.slot`), and writes a session's line once at its end. Keeping integers (not text) keeps the values exact.
+ * Per slot it keeps the last packet's time, the gap count and the session's block (16 bytes); a block of BLOCK gaps
+ * is taken only at a session's second packet (three sessions in four have one packet) and given back by `end()`, and
+ * the gaps after the first BLOCK go to an array of the session's own. Slots are reused from session to session
+ * through `reset()`. Everything is in chunks that never move, as the flow table's records: one array doubled with a
+ * copy held old and new at once. On the 10 GB benchmark capture (2.1 M live sessions) a 64-byte record per slot took
+ * 135 MB; these tables take 34 MB, and the blocks follow the sessions of two packets or more.
  */
 export class IptSeries {
-  private readonly chunks: Float64Array[] = [];
-  /** Gaps after the first INLINE, per slot, for the slot's current session. */
+  private readonly times: Float64Array[] = [];
+  /** Gaps so far (−1 before the first packet), and the block (−1: none), by slot. */
+  private readonly counts: Int32Array[] = [];
+  private readonly handles: Int32Array[] = [];
+  private readonly blocks: Float64Array[] = [];
+  private usedBlocks = 0;
+  private readonly freeBlocks: number[] = [];
+  /** Gaps after the first BLOCK, per slot, for the slot's current session. */
   private readonly overflow: (Float64Array | undefined)[] = [];
 
   /** A session starts in `slot` (with no packet yet). */
   reset(slot: number): void {
-    while (slot >>> CHUNK_SHIFT >= this.chunks.length) this.chunks.push(new Float64Array(RECORD << CHUNK_SHIFT));
-    this.chunks[slot >>> CHUNK_SHIFT][(slot & CHUNK_MASK) * RECORD + 1] = -1;
-    // Dropped, not kept for the slot's next session: a slot keeping the longest series it ever held made memory grow
-    // with the capture (1.7 GB on the 10 GB benchmark capture) instead of with the sessions live at once.
-    this.overflow[slot] = undefined;
+    while (slot >>> CHUNK_SHIFT >= this.times.length) {
+      this.times.push(new Float64Array(1 << CHUNK_SHIFT));
+      this.counts.push(new Int32Array(1 << CHUNK_SHIFT));
+      this.handles.push(new Int32Array(1 << CHUNK_SHIFT).fill(-1));
+    }
+    this.counts[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK] = -1;
+    // A block left by a session ended without end() (a failed pass) is given back here.
+    this.release(slot);
   }
 
   /**
@@ -57,23 +65,40 @@ export class IptSeries {
    * gap ending at it is negative in the signed variant.
    */
   add(slot: number, time: number, forward: boolean): void {
-    const records = this.chunks[slot >>> CHUNK_SHIFT];
-    const at = (slot & CHUNK_MASK) * RECORD;
-    const count = records[at + 1];
+    const chunk = slot >>> CHUNK_SHIFT;
+    const at = slot & CHUNK_MASK;
+    const counts = this.counts[chunk];
+    const times = this.times[chunk];
+    const count = counts[at];
     if (count >= 0) {
-      const gap = time - records[at];
+      const gap = time - times[at];
       // Backward gaps are stored as −gap − 1, so that a backward gap of 0 keeps its direction.
       const stored = forward ? gap : -gap - 1;
-      if (count < INLINE) records[at + 2 + count] = stored;
-      else this.spill(slot, count - INLINE, stored);
+      if (count < BLOCK) {
+        let handle = this.handles[chunk][at];
+        if (handle < 0) handle = this.handles[chunk][at] = this.takeBlock();
+        this.blocks[handle >>> CHUNK_SHIFT][(handle & CHUNK_MASK) * BLOCK + count] = stored;
+      } else {
+        this.spill(slot, count - BLOCK, stored);
+      }
     }
-    records[at + 1] = count + 1;
-    records[at] = time;
+    counts[at] = count + 1;
+    times[at] = time;
+  }
+
+  /** Bytes of the gap blocks, in use or free (for tests and measurements). */
+  get blockBytes(): number {
+    return this.blocks.length * (BLOCK << CHUNK_SHIFT) * 8;
+  }
+
+  /** The session in `slot` is written: its block and gap array are free for later sessions. */
+  end(slot: number): void {
+    this.release(slot);
   }
 
   /** Number of gaps of the session in `slot`: packets − 1 (0 before the second packet). */
   gapCount(slot: number): number {
-    return Math.max(0, this.chunks[slot >>> CHUNK_SHIFT][(slot & CHUNK_MASK) * RECORD + 1]);
+    return Math.max(0, this.counts[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK]);
   }
 
   /**
@@ -86,12 +111,13 @@ export class IptSeries {
     const count = this.gapCount(slot);
     // 32 bytes hold a comma, a minus and any gap below 2^53 ns with its 9 decimals.
     line.reserve(count * 32 + 1);
-    const records = this.chunks[slot >>> CHUNK_SHIFT];
-    const at = (slot & CHUNK_MASK) * RECORD;
+    const handle = this.handles[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK];
+    const block = count > 0 ? this.blocks[handle >>> CHUNK_SHIFT] : undefined;
+    const at = (handle & CHUNK_MASK) * BLOCK;
     const more = this.overflow[slot];
     for (let i = 0; i < count; i++) {
       if (i > 0) line.bytes[line.length++] = COMMA;
-      const stored = i < INLINE ? records[at + 2 + i] : more![i - INLINE];
+      const stored = i < BLOCK ? block![at + i] : more![i - BLOCK];
       if (stored < 0) {
         if (signed) line.bytes[line.length++] = MINUS;
         seconds(line, -stored - 1);
@@ -111,6 +137,23 @@ export class IptSeries {
       text += String.fromCharCode(...line.bytes.subarray(i, Math.min(i + 4096, line.length - 1)));
     }
     return text;
+  }
+
+  private takeBlock(): number {
+    const free = this.freeBlocks.pop();
+    if (free !== undefined) return free;
+    if ((this.usedBlocks & CHUNK_MASK) === 0) this.blocks.push(new Float64Array(BLOCK << CHUNK_SHIFT));
+    return this.usedBlocks++;
+  }
+
+  private release(slot: number): void {
+    const handles = this.handles[slot >>> CHUNK_SHIFT];
+    const handle = handles[slot & CHUNK_MASK];
+    if (handle >= 0) this.freeBlocks.push(handle);
+    handles[slot & CHUNK_MASK] = -1;
+    // Dropped, not kept for the slot's next session: a slot keeping the longest series it ever held made memory grow
+    // with the capture (1.7 GB on the 10 GB benchmark capture) instead of with the sessions live at once.
+    this.overflow[slot] = undefined;
   }
 
   private spill(slot: number, index: number, stored: number): void {

@@ -45,6 +45,7 @@ export async function extractIpt(
         onEnd(slot, session) {
           series.write(slot, signed, line);
           gaps += series.gapCount(slot);
+          series.end(slot);
           count++;
           lines.put(session.seq, line.bytes, line.length);
         },
