@@ -187,16 +187,16 @@ describe("ImageRows", () => {
   });
 
   it("reads the packet at an offset of the reader's buffer, into a block about the row's size, larger as it grows", () => {
-    const small = ipv4TcpFrame(10);
+    const small = ipv4TcpFrame(4);
     const buffer = new Uint8Array(small.data.length + 100).fill(7);
     buffer.set(small.data, 60);
     const rows = new ImageRows();
     rows.start(0);
     expect(rows.handleOf(0)).toBe(-1);
     expect(rows.append(0, buffer, 60, small.data.length, small.packet, true)).toBe(false);
-    expect(rows.blocks.capacity(rows.handleOf(0))).toBe(64);
-    expect(Array.from(rowBytes(rows, 0).subarray(0, 50))).toEqual(Array.from(small.data.subarray(14)));
-    // 50 + 40 bytes: a 128-byte block, the first packet's bytes moved along; then a full row in a 280-byte block.
+    expect(rows.blocks.capacity(rows.handleOf(0))).toBe(48);
+    expect(Array.from(rowBytes(rows, 0).subarray(0, 44))).toEqual(Array.from(small.data.subarray(14)));
+    // 44 + 40 bytes: a 128-byte block, the first packet's bytes moved along; then a full row in a 280-byte block.
     const second = ipv4TcpFrame(0);
     rows.append(0, second.data, 0, second.data.length, second.packet, true);
     expect(rows.blocks.capacity(rows.handleOf(0))).toBe(128);
@@ -238,8 +238,8 @@ describe("ImageRows", () => {
 describe("RowBlocks", () => {
   it("hands out the smallest block that holds the bytes, and reuses freed blocks of a size", () => {
     const blocks = new RowBlocks();
-    const sizes = [1, 64, 65, 128, 129, 280].map((bytes) => blocks.capacity(blocks.alloc(bytes)));
-    expect(sizes).toEqual([64, 64, 128, 128, 280, 280]);
+    const sizes = [1, 48, 49, 128, 129, 280].map((bytes) => blocks.capacity(blocks.alloc(bytes)));
+    expect(sizes).toEqual([48, 48, 128, 128, 280, 280]);
     const a = blocks.alloc(10);
     blocks.free(a);
     expect(blocks.alloc(20)).toBe(a);
@@ -249,24 +249,24 @@ describe("RowBlocks", () => {
   it("moves a block's bytes when it grows, and blocks never overlap", () => {
     const blocks = new RowBlocks();
     const handles = Array.from({ length: 5000 }, (_, i) => {
-      const h = blocks.alloc(64);
-      blocks.chunkOf(h).fill(i % 250, blocks.offsetOf(h), blocks.offsetOf(h) + 64);
+      const h = blocks.alloc(48);
+      blocks.chunkOf(h).fill(i % 250, blocks.offsetOf(h), blocks.offsetOf(h) + 48);
       return h;
     });
-    const grown = blocks.grow(handles[4321], 64, 200);
+    const grown = blocks.grow(handles[4321], 48, 200);
     const at = blocks.offsetOf(grown);
-    expect(Array.from(blocks.chunkOf(grown).subarray(at, at + 64))).toEqual(new Array(64).fill(4321 % 250));
+    expect(Array.from(blocks.chunkOf(grown).subarray(at, at + 48))).toEqual(new Array(48).fill(4321 % 250));
     for (const [i, h] of handles.entries()) {
       if (i === 4321) continue;
       const from = blocks.offsetOf(h);
       expect(
         blocks
           .chunkOf(h)
-          .subarray(from, from + 64)
+          .subarray(from, from + 48)
           .every((b) => b === i % 250),
       ).toBe(true);
     }
     // The grown block's old place is free again.
-    expect(blocks.alloc(64)).toBe(handles[4321]);
+    expect(blocks.alloc(48)).toBe(handles[4321]);
   });
 });

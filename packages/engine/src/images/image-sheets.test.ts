@@ -166,7 +166,7 @@ describe("ImageSheets", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sheets-"));
     const sheets = new ImageSheets(bytesZip([]), 32, path.join(dir, "manifest.csv"), []);
     const rows = new ImageRows();
-    // Row 0 stays open until the end, so every image waits; 20 000 rows of 40 bytes each take a 64-byte block.
+    // Row 0 stays open until the end, so every image waits; 20 000 rows of 40 bytes each take a 48-byte block.
     sheets.place(rows, 0, 0);
     for (let seq = 1; seq <= 20_000; seq++) {
       sheets.place(rows, seq, seq);
@@ -175,8 +175,8 @@ describe("ImageSheets", () => {
       sheets.final(seq, seq);
     }
     // Images 2 on were drawn and encoded as they completed, their rows' blocks freed and taken again: one chunk of
-    // 4096 blocks of 64 bytes served all 20 000 rows.
-    expect(rows.blocks.allocatedBytes).toBe(4096 * 64);
+    // 4096 blocks of 48 bytes served all 20 000 rows.
+    expect(rows.blocks.allocatedBytes).toBe(4096 * 48);
     rows.end(0);
     sheets.final(0, 0);
     expect(sheets.finish()).toEqual({ images: 626, rows: 20_001 });
