@@ -20,8 +20,9 @@ export class IptLine {
   }
 }
 
-/** Gaps in a block: a session's first ones, in a block taken at its second packet (one line). */
+/** Gaps in a block (one 64-byte line); a session's blocks are chained, the first taken at its second packet. */
 const BLOCK = 8;
+const BLOCK_MASK = BLOCK - 1;
 /** Slots per chunk of the per-slot tables, and blocks per chunk of the block pool (2^CHUNK_SHIFT each). */
 const CHUNK_SHIFT = 13;
 const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
@@ -29,34 +30,36 @@ const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
 /**
  * Collects every session's gaps as integer nanoseconds while its packets arrive, by the session record's store slot
  * (`Session.slot`), and writes a session's line once at its end. Keeping integers (not text) keeps the values exact.
- * Per slot it keeps the last packet's time, the gap count and the session's block (16 bytes); a block of BLOCK gaps
- * is taken only at a session's second packet (three sessions in four have one packet) and given back by `end()`, and
- * the gaps after the first BLOCK go to an array of the session's own. Slots are reused from session to session
+ * Per slot it keeps the last packet's time, the gap count and the first and last of the session's blocks (20 bytes);
+ * the gaps go to blocks of BLOCK, chained, taken as they fill (none for a one-packet session: three in four) and
+ * given back by `end()`: no array per session, and no growth by doubling. Slots are reused from session to session
  * through `reset()`. Everything is in chunks that never move, as the flow table's records: one array doubled with a
- * copy held old and new at once. On the 10 GB benchmark capture (2.1 M live sessions) a 64-byte record per slot took
- * 135 MB; these tables take 34 MB, and the blocks follow the sessions of two packets or more.
+ * copy held old and new at once. On the 10 GB benchmark capture (2.1 M live sessions) `tracemill ipt` took 1 309 MiB
+ * with a 64-byte record per slot and an array per long session, 1 086 MiB with these.
  */
 export class IptSeries {
   private readonly times: Float64Array[] = [];
-  /** Gaps so far (−1 before the first packet), and the block (−1: none), by slot. */
+  /** Gaps so far (−1 before the first packet), and the first and last block (−1: none), by slot. */
   private readonly counts: Int32Array[] = [];
-  private readonly handles: Int32Array[] = [];
+  private readonly heads: Int32Array[] = [];
+  private readonly tails: Int32Array[] = [];
+  /** The blocks' gaps, and each block's next one in its chain (−1: the last). */
   private readonly blocks: Float64Array[] = [];
+  private readonly links: Int32Array[] = [];
   private usedBlocks = 0;
   private readonly freeBlocks: number[] = [];
-  /** Gaps after the first BLOCK, per slot, for the slot's current session. */
-  private readonly overflow: (Float64Array | undefined)[] = [];
 
   /** A session starts in `slot` (with no packet yet). */
   reset(slot: number): void {
     while (slot >>> CHUNK_SHIFT >= this.times.length) {
       this.times.push(new Float64Array(1 << CHUNK_SHIFT));
       this.counts.push(new Int32Array(1 << CHUNK_SHIFT));
-      this.handles.push(new Int32Array(1 << CHUNK_SHIFT).fill(-1));
+      this.heads.push(new Int32Array(1 << CHUNK_SHIFT).fill(-1));
+      this.tails.push(new Int32Array(1 << CHUNK_SHIFT).fill(-1));
     }
-    this.counts[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK] = -1;
-    // A block left by a session ended without end() (a failed pass) is given back here.
+    // Blocks left by a session ended without end() (a failed pass) are given back here.
     this.release(slot);
+    this.counts[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK] = -1;
   }
 
   /**
@@ -74,13 +77,15 @@ export class IptSeries {
       const gap = time - times[at];
       // Backward gaps are stored as −gap − 1, so that a backward gap of 0 keeps its direction.
       const stored = forward ? gap : -gap - 1;
-      if (count < BLOCK) {
-        let handle = this.handles[chunk][at];
-        if (handle < 0) handle = this.handles[chunk][at] = this.takeBlock();
-        this.blocks[handle >>> CHUNK_SHIFT][(handle & CHUNK_MASK) * BLOCK + count] = stored;
-      } else {
-        this.spill(slot, count - BLOCK, stored);
+      const tails = this.tails[chunk];
+      let block = tails[at];
+      if ((count & BLOCK_MASK) === 0) {
+        const taken = this.takeBlock();
+        if (block < 0) this.heads[chunk][at] = taken;
+        else this.links[block >>> CHUNK_SHIFT][block & CHUNK_MASK] = taken;
+        block = tails[at] = taken;
       }
+      this.blocks[block >>> CHUNK_SHIFT][(block & CHUNK_MASK) * BLOCK + (count & BLOCK_MASK)] = stored;
     }
     counts[at] = count + 1;
     times[at] = time;
@@ -91,7 +96,7 @@ export class IptSeries {
     return this.blocks.length * (BLOCK << CHUNK_SHIFT) * 8;
   }
 
-  /** The session in `slot` is written: its block and gap array are free for later sessions. */
+  /** The session in `slot` is written: its blocks are free for later sessions. */
   end(slot: number): void {
     this.release(slot);
   }
@@ -111,13 +116,13 @@ export class IptSeries {
     const count = this.gapCount(slot);
     // 32 bytes hold a comma, a minus and any gap below 2^53 ns with its 9 decimals.
     line.reserve(count * 32 + 1);
-    const handle = this.handles[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK];
-    const block = count > 0 ? this.blocks[handle >>> CHUNK_SHIFT] : undefined;
-    const at = (handle & CHUNK_MASK) * BLOCK;
-    const more = this.overflow[slot];
+    let block = this.heads[slot >>> CHUNK_SHIFT][slot & CHUNK_MASK];
     for (let i = 0; i < count; i++) {
-      if (i > 0) line.bytes[line.length++] = COMMA;
-      const stored = i < BLOCK ? block![at + i] : more![i - BLOCK];
+      if (i > 0) {
+        line.bytes[line.length++] = COMMA;
+        if ((i & BLOCK_MASK) === 0) block = this.links[block >>> CHUNK_SHIFT][block & CHUNK_MASK];
+      }
+      const stored = this.blocks[block >>> CHUNK_SHIFT][(block & CHUNK_MASK) * BLOCK + (i & BLOCK_MASK)];
       if (stored < 0) {
         if (signed) line.bytes[line.length++] = MINUS;
         seconds(line, -stored - 1);
@@ -140,30 +145,25 @@ export class IptSeries {
   }
 
   private takeBlock(): number {
-    const free = this.freeBlocks.pop();
-    if (free !== undefined) return free;
-    if ((this.usedBlocks & CHUNK_MASK) === 0) this.blocks.push(new Float64Array(BLOCK << CHUNK_SHIFT));
-    return this.usedBlocks++;
-  }
-
-  private release(slot: number): void {
-    const handles = this.handles[slot >>> CHUNK_SHIFT];
-    const handle = handles[slot & CHUNK_MASK];
-    if (handle >= 0) this.freeBlocks.push(handle);
-    handles[slot & CHUNK_MASK] = -1;
-    // Dropped, not kept for the slot's next session: a slot keeping the longest series it ever held made memory grow
-    // with the capture (1.7 GB on the 10 GB benchmark capture) instead of with the sessions live at once.
-    this.overflow[slot] = undefined;
-  }
-
-  private spill(slot: number, index: number, stored: number): void {
-    let more = this.overflow[slot];
-    if (more === undefined || index === more.length) {
-      const grown = new Float64Array(more === undefined ? 16 : more.length * 2);
-      if (more !== undefined) grown.set(more);
-      more = this.overflow[slot] = grown;
+    const block = this.freeBlocks.pop() ?? this.usedBlocks++;
+    if (block >>> CHUNK_SHIFT === this.blocks.length) {
+      this.blocks.push(new Float64Array(BLOCK << CHUNK_SHIFT));
+      this.links.push(new Int32Array(1 << CHUNK_SHIFT));
     }
-    more[index] = stored;
+    this.links[block >>> CHUNK_SHIFT][block & CHUNK_MASK] = -1;
+    return block;
+  }
+
+  /** Gives the blocks of `slot`'s session back. */
+  private release(slot: number): void {
+    const chunk = slot >>> CHUNK_SHIFT;
+    const at = slot & CHUNK_MASK;
+    for (let block = this.heads[chunk][at]; block >= 0; ) {
+      this.freeBlocks.push(block);
+      block = this.links[block >>> CHUNK_SHIFT][block & CHUNK_MASK];
+    }
+    this.heads[chunk][at] = -1;
+    this.tails[chunk][at] = -1;
   }
 }
 
