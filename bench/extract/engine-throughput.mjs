@@ -2,7 +2,7 @@
 // with the SHA-256 of the chunks read (as the CLI computes it), read + decode + flow table + extractors, then with every
 // row formatted and put back in start order (everything but the file writes), then with the CSV written too. The CLI's
 // CPU time is about the last plus the SHA-256's share (+sha256 minus read+decode). Pinned to one core (`taskset -c 0`),
-// pass+csv is read → features → CSV on one core.
+// pass+csv is read → features → CSV on one core; `PHASES=pass+csv` runs it alone, in a process of its own.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +11,11 @@ import { FileDigest, readCapture, runFlowPipeline } from "../../packages/engine/
 
 const capture = process.argv[2];
 
+/** PHASES=pass+csv (comma-separated) runs only those, each then in a process not warmed by the others. */
+const only = process.env.PHASES?.split(",");
+
 async function phase(name, run) {
+  if (only && !only.includes(name)) return 0;
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   const { packets, note } = await run();
@@ -29,13 +33,28 @@ async function phase(name, run) {
   return packets;
 }
 
+/** Bytes gathered before a write, as the CLI's OutputFile does: the sink gets rows one by one. */
+const WRITE_BYTES = 1 << 20;
+
 /** The flow pass; with `format` every row formatted and put in start order, with `fd` also written there. */
 async function flowPass(format, fd) {
   const row = new RowBuilder();
   let bytes = 0;
+  const out = new Uint8Array(WRITE_BYTES);
+  let used = 0;
+  const flush = () => {
+    for (let at = 0; at < used; ) at += fs.writeSync(fd, out, at, used - at);
+    used = 0;
+  };
   const ordered = new OrderedRows((chunk, start, end) => {
     bytes += end - start;
-    if (fd !== undefined) fs.writeSync(fd, chunk, start, end - start);
+    if (fd === undefined) return;
+    if (used + end - start > WRITE_BYTES) flush();
+    if (end - start > WRITE_BYTES) for (let at = start; at < end; ) at += fs.writeSync(fd, chunk, at, end - at);
+    else {
+      out.set(chunk.subarray(start, end), used);
+      used += end - start;
+    }
   });
   const result = await runFlowPipeline(
     capture,
@@ -50,6 +69,7 @@ async function flowPass(format, fd) {
       },
     },
   );
+  if (fd !== undefined) flush();
   const note = `${result.sessions.total} sessions${format ? `, ${(bytes / 2 ** 20).toFixed(0)} MiB of rows` : ""}`;
   return { packets: result.packets.read, note };
 }
@@ -75,8 +95,8 @@ await phase("+sha256", async () => {
 await phase("pass", () => flowPass(false));
 await phase("pass+rows", () => flowPass(true));
 await phase("pass+csv", async () => {
-  // Read → features → CSV on this thread alone (the rows written with blocking writes, kernel copies included),
-  // without the SHA-256 of the input that the CLI's summary adds on a worker thread.
+  // Read → features → CSV on this thread alone (the rows written 1 MiB at a time with blocking writes, kernel copies
+  // included), without the SHA-256 of the input that the CLI's summary adds on a worker thread.
   const file = path.join(os.tmpdir(), `tracemill-engine-throughput-${process.pid}.csv`);
   const fd = fs.openSync(file, "w");
   try {
