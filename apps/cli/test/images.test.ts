@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { imagesParams } from "@tracemill/contracts";
 import { PNG } from "pngjs";
 import { afterAll, describe, expect, it } from "vitest";
 import { readZip } from "../../../test/helpers/read-zip.js";
@@ -67,8 +68,17 @@ describe("tracemill images", () => {
     expect(result.stderr).toContain(`${sessions} sessions in ${names.length - 2} images`);
   });
 
-  it("exits 2 without --flows-per-image or with a bad count", () => {
-    expect(runCli(["images", capture]).status).toBe(2);
+  it("makes images of the web application's default height without --flows-per-image", async () => {
+    const out = path.join(dir, "default.zip");
+    const result = runCli(["images", capture, "-o", out]);
+    expect(result.status, result.stderr).toBe(0);
+    const entries = await readZip(out);
+    const image = PNG.sync.read(entries.get("images/image-000001.png")!, { skipRescale: true });
+    expect(image.height).toBe(imagesParams.parse({}).flowsPerImage);
+  });
+
+  it("exits 2 with a bad count", () => {
     expect(runCli(["images", capture, "--flows-per-image", "0"]).status).toBe(2);
+    expect(runCli(["images", capture, "-n", "2.5"]).status).toBe(2);
   });
 });

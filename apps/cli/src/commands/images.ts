@@ -30,10 +30,12 @@ export function imagesCommand(): Command {
   const command = new Command("images")
     .description("turn every session into a 280-byte grayscale row, n rows per PNG, zipped with a manifest and the CSV")
     .argument("<capture...>", CAPTURES_HELP, capturesArgument)
-    .requiredOption(
+    .option(
       "-n, --flows-per-image <n>",
       "sessions (rows) per image",
       numberOption("a whole number ≥ 1", (v) => Number.isInteger(v) && v >= 1),
+      // The web application's default (contracts' imagesParams), so that both make the same images unasked.
+      16,
     )
     .option("-o, --output <file>", "zip file", outputFileOption, "images.zip")
     .option("--keep-addresses", "keep IP addresses and ports in the rows (zeroed by default)")
