@@ -25,6 +25,25 @@ describe("tracemill sanitize", () => {
     ]);
   });
 
+  it("gives the same classes from its alerts.u2 and its eve.json to label (the default classification)", () => {
+    const capture = path.join(testdata, "captures/attacks/log4shell-exploit.pcap");
+    const out = path.join(tmp, "log4shell");
+    expect(runCli(["sanitize", capture, "--out", out]).status).toBe(0);
+    const classes = (alerts: string) => {
+      const csv = path.join(tmp, `${alerts}.csv`);
+      expect(runCli(["label", capture, "--alerts", path.join(out, alerts), "-o", csv]).status).toBe(0);
+      return fs
+        .readFileSync(csv, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.split(",").slice(50).join(","));
+    };
+    const fromU2 = classes("alerts.u2");
+    expect(fromU2).toEqual(classes("eve.json"));
+    // The classtype's short name, from the number unified2 stores: not "classtype-12".
+    expect(fromU2.filter((row) => row.startsWith("1,"))).toEqual(["1,12,attempted-admin"]);
+  });
+
   it("uses a named ruleset and reports a missing one in one line", () => {
     const result = runCli(["sanitize", path.join(testdata, "captures/benign/dns53.pcap"), "--ruleset", "nope"]);
     expect(result.status).toBe(1);
