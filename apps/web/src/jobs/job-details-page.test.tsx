@@ -113,7 +113,7 @@ describe("Job details", () => {
     });
     renderApp("/ui/details?id=j4");
     await screen.findByRole("heading", { level: 1, name: /Sanitized/ });
-    const passes = within(screen.getByRole("row", { name: /^passes/ })).getByRole("table");
+    const passes = screen.getByRole("table", { name: "passes" });
     // Columns are every key of the records, in the order first seen; a missing value shows as a dash.
     expect(
       within(passes)
@@ -127,9 +127,9 @@ describe("Job details", () => {
     ).toEqual(["capturealertscounted", "input3—", "clean00"]);
     expect(screen.getByRole("row", { name: "ruleset.ruleFiles a.rules, b.rules" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "suricata.ruleErrors none" })).toBeInTheDocument();
-    const bySignature = screen.getByRole("row", { name: /^alerts\.bySignature/ });
+    const bySignature = screen.getByRole("table", { name: "alerts.bySignature" });
     expect(within(bySignature).getAllByRole("row")).toHaveLength(1 + 20);
-    expect(bySignature).toHaveTextContent("… and 3 more in summary.json");
+    expect(screen.getByText("… and 3 more in summary.json")).toBeInTheDocument();
     expect(screen.queryByText(/"capture":"input"/)).toBeNull();
   });
 

@@ -10,7 +10,7 @@ import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
-import { SummaryValue } from "./summary-value.js";
+import { isRecordList, SummaryValue } from "./summary-value.js";
 
 /** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
 export function flatten(record: Record<string, unknown>, prefix = ""): [string, unknown][] {
@@ -40,21 +40,39 @@ function DottedName({ name }: { name: string }) {
   );
 }
 
-/** A record as rows of dotted names and values (see flatten). */
+/**
+ * A record as rows of dotted names and values (see flatten). A list of records (a small table of its own) takes the
+ * whole width, in a row under its name.
+ */
 function FlatTable({ record }: { record: Record<string, unknown> }) {
   return (
     <table className="flat-table">
       <tbody>
-        {flatten(record).map(([name, value]) => (
-          <tr key={name}>
-            <th scope="row" className="flat-name">
-              <DottedName name={name} />
-            </th>
-            <td>
-              <SummaryValue value={value} />
-            </td>
-          </tr>
-        ))}
+        {flatten(record).map(([name, value]) =>
+          isRecordList(value) ? (
+            <Fragment key={name}>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  <DottedName name={name} />
+                </th>
+              </tr>
+              <tr>
+                <td colSpan={2}>
+                  <SummaryValue value={value} label={name} />
+                </td>
+              </tr>
+            </Fragment>
+          ) : (
+            <tr key={name}>
+              <th scope="row" className="flat-name">
+                <DottedName name={name} />
+              </th>
+              <td>
+                <SummaryValue value={value} label={name} />
+              </td>
+            </tr>
+          ),
+        )}
       </tbody>
     </table>
   );

@@ -17,16 +17,22 @@ function text(value: unknown): string {
   return String(value);
 }
 
-export function SummaryValue({ value }: { value: unknown }) {
+/** A non-empty list of records: shown as a table. */
+export function isRecordList(value: unknown): value is Plain[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isRecord);
+}
+
+/** `value` as text, or a list of records as a table named `label`. */
+export function SummaryValue({ value, label }: { value: unknown; label: string }) {
   if (!Array.isArray(value)) return <>{text(value)}</>;
   if (value.length === 0) return <>none</>;
-  if (!value.every(isRecord)) return <>{value.map(text).join(", ")}</>;
+  if (!isRecordList(value)) return <>{value.map(text).join(", ")}</>;
   const columns = [...new Set(value.flatMap((record) => Object.keys(record)))];
   const shown = value.slice(0, SHOWN_RECORDS);
   return (
     <>
       <div className="summary-list-scroll">
-        <table className="summary-list">
+        <table className="summary-list" aria-label={label}>
           <thead>
             <tr>
               {columns.map((column) => (
