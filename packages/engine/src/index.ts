@@ -14,4 +14,5 @@ export * from "./ipt/index.js";
 export * from "./label/index.js";
 export * from "./merge/index.js";
 export * from "./sanitize/index.js";
+export { workersRetired } from "./threads/retire.js";
 export { TRACEMILL_VERSION } from "./version.js";

@@ -3,7 +3,16 @@ import { type Capability, type InputRole, paramsByCapability } from "@tracemill/
 import type { CapabilityResult, RunOptions } from "@tracemill/engine";
 
 /** The engine is loaded by the worker only when a capability of it runs (a worker runs one job, then exits). */
-const engine = () => import("@tracemill/engine");
+let loaded: Promise<typeof import("@tracemill/engine")> | null = null;
+const engine = () => {
+  loaded ??= import("@tracemill/engine");
+  return loaded;
+};
+
+/** Resolves once the worker threads the engine is ending have ended (at once when it never ran). */
+export async function engineWorkersRetired(): Promise<void> {
+  if (loaded !== null) await (await loaded).workersRetired();
+}
 
 /** Input files by role (paths on disk) and validated parameters, as the worker hands them to a capability. */
 export interface CapabilityRun {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import { capabilityRunner } from "./capabilities.js";
+import { capabilityRunner, engineWorkersRetired } from "./capabilities.js";
 import { uploadedName } from "./uploaded-name.js";
 import { withoutServerPaths } from "./user-paths.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
@@ -111,10 +111,9 @@ async function run(message: RunMessage): Promise<void> {
 process.on("message", (message: ToWorker) => {
   if (message.type === "cancel") controller.abort();
   if (message.type === "run") {
-    run(message).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // Exiting terminates worker threads at once: those the engine is still ending get their quiet time first.
+    const exit = (code: number) => () => engineWorkersRetired().finally(() => process.exit(code));
+    run(message).then(exit(0), exit(1));
   }
 });
 // The server going away (even by a crash) ends its workers.

@@ -9,6 +9,7 @@ import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChunkTap } from "../capture/index.js";
 import { readCapture } from "../capture/index.js";
+import { workersRetired } from "../threads/retire.js";
 import { FileDigest, sha256OfFile } from "./file-digest.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -79,5 +80,27 @@ describe("FileDigest", () => {
 
   it("rejects for a missing file", async () => {
     await expect(sha256OfFile(path.join(tmp, "missing.pcap"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("gives no digest once cancelled, though its worker stops hashing part-way and idles until it ends", async () => {
+    // 512 MiB of holes: longer to hash than the test waits, no disk space taken.
+    const big = path.join(tmp, "big.bin");
+    fs.closeSync(fs.openSync(big, "w"));
+    fs.truncateSync(big, 512 << 20);
+    const digest = new FileDigest(big);
+    let settled = false;
+    digest.result().then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    digest.cancel();
+    await workersRetired();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
   });
 });

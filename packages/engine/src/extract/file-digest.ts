@@ -3,12 +3,15 @@
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ChunkTap } from "../capture/index.js";
+import { retire, SMALL_WORKER_QUIET_MS } from "../threads/retire.js";
 
 // Synchronous reads into one reused buffer for the bytes not handed over: a stream would allocate (and page-fault
 // in) a fresh buffer per chunk, which costs more CPU than the hashing itself.
 const WORKER_SOURCE = `
   const { parentPort, workerData } = require("node:worker_threads");
   const fs = require("node:fs");
+  const { file, stop } = workerData;
+  const stopped = new Int32Array(stop);
   const hash = require("node:crypto").createHash("sha256");
   const buffers = [];
   let hashed = 0;
@@ -20,13 +23,13 @@ const WORKER_SOURCE = `
         hash.update(buffers[message.chunk].subarray(0, message.length));
         hashed += message.length;
         parentPort.postMessage({ released: message.chunk });
-      } else if (workerData === null) {
+      } else if (file === null) {
         parentPort.postMessage({ digest: hash.digest("hex") });
       } else {
         const buffer = Buffer.allocUnsafe(1 << 20);
-        const fd = fs.openSync(workerData, "r");
+        const fd = fs.openSync(file, "r");
         try {
-          for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, hashed)) > 0; hashed += n) {
+          for (let n; stopped[0] === 0 && (n = fs.readSync(fd, buffer, 0, buffer.length, hashed)) > 0; hashed += n) {
             hash.update(buffer.subarray(0, n));
           }
         } finally {
@@ -63,16 +66,23 @@ export class FileDigest {
   private readonly waits: Promise<void>[] = [];
   private ended = false;
   private stopped = false;
+  /** Set when the digest is no longer wanted: the worker leaves its read loop and stays idle until it is retired. */
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(file: string) {
     // A pipe cannot be read again: the reader hands over every byte of it (CaptureInput.drain), and the worker reads
     // nothing itself (opening a FIFO again would wait for a writer).
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     const piped = stat !== undefined && (stat.isFIFO() || stat.isSocket());
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: piped ? null : file });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: piped ? null : file, stop: this.stopFlag.buffer },
+    });
     this.digest = new Promise<string>((resolve, reject) => {
       this.worker.on("message", (message: WorkerMessage) => {
         if (message.released !== undefined) return this.release(message.released);
+        // Cancelled, or failed already: a digest now would be of part of the file.
+        if (this.stopped) return;
         this.stop();
         if (message.digest !== undefined) resolve(message.digest);
         else reject(new Error(message.error));
@@ -130,8 +140,10 @@ export class FileDigest {
 
   /** The worker is done or gone: nothing more is hashed, and no reader waits for a buffer. */
   private stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
-    void this.worker.terminate();
+    Atomics.store(this.stopFlag, 0, 1);
+    void retire(this.worker, SMALL_WORKER_QUIET_MS);
     for (let i = 0; i < this.releases.length; i++) this.release(i);
   }
 }

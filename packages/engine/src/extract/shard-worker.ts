@@ -11,6 +11,7 @@ import {
   RowBuilder,
   type Session,
 } from "@tracemill/core";
+import { BUSY_WORKER_QUIET_MS } from "../threads/retire.js";
 import { FileRowSpill } from "./file-row-spill.js";
 import { emptyResult } from "./flow-counts.js";
 import { RowOutbox } from "./shard-outbox.js";
@@ -104,7 +105,11 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
       const type = kind >>> 24;
       if (type === RecordType.Packet) {
         if (++packets === setup.failAfterPackets) {
-          if (setup.failByExit) process.exit(1);
+          if (setup.failByExit) {
+            // Idle first, as a thread killed from outside would be by the time it ended (see threads/retire.ts).
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_WORKER_QUIET_MS);
+            process.exit(1);
+          }
           throw new Error(`injected failure after ${packets} packets`);
         }
         const version = (kind >>> 8) & 255;
@@ -162,3 +167,5 @@ try {
 } finally {
   spill.close();
 }
+// The thread would end here with compiles of its hot code maybe still running: it idles first (threads/retire.ts).
+setTimeout(() => {}, BUSY_WORKER_QUIET_MS);

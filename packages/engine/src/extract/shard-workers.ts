@@ -3,6 +3,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { isTracemillError, TracemillError } from "@tracemill/core";
 import type { ErrorCode } from "@tracemill/core/errors";
+import { BUSY_WORKER_QUIET_MS, retire } from "../threads/retire.js";
 import type { RowBatch, ShardDone, ShardMessage, WorkerSetup } from "./shard-protocol.js";
 import { createRingMemory, RingWriter } from "./shard-ring.js";
 
@@ -219,7 +220,7 @@ export class ShardWorkers {
     for (const ring of this.rings) ring.stop();
     for (const port of this.returns) port.close();
     for (const port of this.rows) port.close();
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
+    await Promise.all(this.workers.map((worker) => retire(worker, BUSY_WORKER_QUIET_MS)));
   }
 
   private fail(error: Error): Error {

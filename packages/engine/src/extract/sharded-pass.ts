@@ -239,7 +239,8 @@ export async function runShardedPass(
     await csv.discard();
     throw workers === null ? error : await workers.reported(error);
   } finally {
-    await workers?.stop();
+    // Their threads end after a quiet time (threads/retire.ts): the result does not wait for it, the process does.
+    void workers?.stop();
     for (const spill of spills) spill.close();
   }
 }

@@ -8,6 +8,7 @@ import { createHash, type Hash } from "node:crypto";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { TracemillError } from "@tracemill/core/errors";
+import { retire, SMALL_WORKER_QUIET_MS } from "../threads/retire.js";
 
 export type HashingPlace = "worker" | "first-pass";
 
@@ -93,6 +94,8 @@ while (left > 0 && Atomics.load(ctl, 1) === 0) {
   });
   if (!progress) Atomics.wait(ctl, 0, bell);
 }
+// Idle a while before the thread ends (see threads/retire.ts).
+setTimeout(() => {}, ${SMALL_WORKER_QUIET_MS});
 `;
 
 interface WorkerMessage {
@@ -211,7 +214,7 @@ export class DigestFeed {
     if (this.workers.length === 0) return;
     Atomics.store(this.control, STOP, 1);
     this.ring();
-    for (const worker of this.workers) void worker.terminate();
+    for (const worker of this.workers) void retire(worker, SMALL_WORKER_QUIET_MS);
   }
 
   /** A worker hashing the inputs marked in `which` (from their rings, then from the files). */
