@@ -10,7 +10,7 @@ import type { Worker } from "node:worker_threads";
 /** How long a worker that ran the session pipeline stays idle before it is terminated. */
 export const BUSY_WORKER_QUIET_MS = 200;
 /** The same for a worker whose own code is a few lines (hashing: the work is native). */
-export const SMALL_WORKER_QUIET_MS = 25;
+export const SMALL_WORKER_QUIET_MS = 50;
 
 const ending = new Set<Promise<void>>();
 
