@@ -108,13 +108,28 @@ async function run(message: RunMessage): Promise<void> {
   }
 }
 
+/** How long a job cancelled because the server went away may take to stop before its process exits anyway. */
+const ORPHAN_GRACE_MS = 10_000;
+let running = false;
+
+/** Exits once the engine's worker threads have ended: exiting terminates them at once, quiet or not (threads/retire.ts). */
+function exitWhenRetired(code: number): void {
+  void engineWorkersRetired().finally(() => process.exit(code));
+}
+
 process.on("message", (message: ToWorker) => {
   if (message.type === "cancel") controller.abort();
   if (message.type === "run") {
-    // Exiting terminates worker threads at once: those the engine is still ending get their quiet time first.
-    const exit = (code: number) => () => engineWorkersRetired().finally(() => process.exit(code));
-    run(message).then(exit(0), exit(1));
+    running = true;
+    run(message).then(
+      () => exitWhenRetired(0),
+      () => exitWhenRetired(1),
+    );
   }
 });
-// The server going away (even by a crash) ends its workers.
-process.on("disconnect", () => process.exit(0));
+// The server going away (even by a crash) ends its workers: a running job is cancelled and ends as above.
+process.on("disconnect", () => {
+  if (!running) process.exit(0);
+  controller.abort();
+  setTimeout(() => process.exit(0), ORPHAN_GRACE_MS).unref();
+});
