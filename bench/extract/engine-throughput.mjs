@@ -63,7 +63,7 @@ async function flowPass(format, fd) {
       onSessionEnd(session, features) {
         if (!format) return;
         row.start();
-        features.finish(features.stateOf(session), session, row);
+        features.write(session, row);
         row.end();
         ordered.put(session.seq, row.bytes, row.length);
       },

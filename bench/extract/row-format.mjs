@@ -1,8 +1,10 @@
 // Row formatting alone, with every state in cache: a sample of a capture's real sessions (every 35th), copied out of
-// the flow table when they end, then formatted over and over (a one-packet session's row includes the replay of its
-// packet, as in the pass); prints the best nanoseconds per row of TRIALS loops (default 150). The best of many short
-// loops is what stays comparable on a machine shared with other work.
-// Usage: [PACKETS=n] node bench/extract/row-format.mjs CAPTURE  (after `npx tsc -b`; bench-small is enough)
+// the flow table when they end, then written over and over as the pass writes them (FeatureSet.write: a one-packet
+// session's measuring columns come from the cache of their text after the first loop); FULL=1 formats every row from
+// its state instead (finish(stateOf): a one-packet session's packet replayed, every column formatted). Prints the best
+// nanoseconds per row of TRIALS loops (default 150). The best of many short loops is what stays comparable on a
+// machine shared with other work.
+// Usage: [PACKETS=n] [FULL=1] node bench/extract/row-format.mjs CAPTURE  (after `npx tsc -b`; bench-small is enough)
 
 import { CHUNK_MASK, CHUNK_SHIFT, RECORD_WORDS, SessionStore } from "../../packages/core/dist/flow/session.js";
 import {
@@ -20,6 +22,7 @@ const trials = Number(process.env.TRIALS) || 150;
 const EVERY = 35;
 // PACKETS=n samples only the sessions of n packets (PACKETS=1: the one-packet rows, with their replay).
 const only = Number(process.env.PACKETS) || 0;
+const full = process.env.FULL === "1";
 
 // The pass's flow table and feature set (fragments aside). A sampled session's record is copied and its feature state
 // never freed, so that the copy's owner words still lead to its state.
@@ -69,7 +72,8 @@ for (let trial = 0; trial < trials; trial++) {
   for (const slot of copies) {
     session.point(slot);
     row.start();
-    features.finish(features.stateOf(session), session, row);
+    if (full) features.finish(features.stateOf(session), session, row);
+    else features.write(session, row);
     row.end();
     bytes += row.length;
   }

@@ -14,10 +14,22 @@ import { flowGaps } from "./extractors/flow-gaps.js";
 import { flowLengths } from "./extractors/flow-lengths.js";
 import { headerLengths } from "./extractors/header-lengths.js";
 import { rates } from "./extractors/rates.js";
+import { OnePacketColumns } from "./one-packet-columns.js";
 
-/** The 50 feature columns of SPEC.md §3, group by group, in column order. */
-const EXTRACTORS: readonly Extractor[] = [
-  endpoints,
+/**
+ * The groups that name a session (its endpoints and start time) rather than measure its packets: they come first,
+ * their columns are written for every session, and they read the session record only, never the state (a one-packet
+ * session's naming columns may be written without its packet replayed).
+ */
+const NAMING: readonly Extractor[] = [endpoints];
+
+/**
+ * The groups that measure a session's packets. Their contract: for a session of one packet, what finish() writes
+ * depends only on that packet's length, header length, TCP flags, protocol and direction (not on its time, its
+ * addresses or its ports), so that the text can be kept and copied for the next such packet (OnePacketColumns). The
+ * one-packet rows test checks this for every group here.
+ */
+const MEASURING: readonly Extractor[] = [
   duration,
   directionLengths,
   directionGaps,
@@ -29,6 +41,12 @@ const EXTRACTORS: readonly Extractor[] = [
   flagCounts,
   downUp,
 ];
+
+/** The 50 feature columns of SPEC.md §3, group by group, in column order. */
+const EXTRACTORS: readonly Extractor[] = [...NAMING, ...MEASURING];
+
+/** Columns written by the measuring groups. */
+const MEASURING_COLUMNS = MEASURING.reduce((sum, group) => sum + group.columns.length, 0);
 
 /** The CSV header names of the feature columns, in order. */
 export const FEATURE_COLUMNS: readonly string[] = EXTRACTORS.flatMap((group) => group.columns);
@@ -78,6 +96,8 @@ export class FeatureSet {
    * seeing one object shape; decoded, index and slot are not rebuilt (no extractor sees them).
    */
   private readonly replayed = createFlowPacket();
+  /** The measuring columns' text of one-packet sessions, by packet. */
+  private readonly onePacket = new OnePacketColumns();
   /** Per group: its offset in a direction block, and in the session-wide block. */
   private readonly sideAt: number[] = [];
   private readonly flowAt: number[] = [];
@@ -144,7 +164,8 @@ export class FeatureSet {
    * Puts a packet of the session whose state is `state` through the extractors. One call per group with an update,
    * written out rather than looped: a loop's single call site sees seven functions and V8 calls them indirectly;
    * seven call sites each see one, and V8 inlines them (within a budget of inlined bytecode that they nearly fill).
-   * A group added to EXTRACTORS must be added here and in finish() too (the exact row tests fail otherwise).
+   * A group added to EXTRACTORS must be added here and in finishNaming() or finishMeasuring() too (the exact row
+   * tests fail otherwise).
    */
   update(state: FeatureState, packet: ExtractorPacket): void {
     const s = this.slabs[state >>> SLAB_SHIFT];
@@ -214,17 +235,63 @@ export class FeatureSet {
   }
 
   /**
+   * Writes the session's feature columns into `row` (which the caller started and will end): finish() from the
+   * session's state (stateOf), except that a one-packet session's measuring columns are copied when an earlier
+   * one-packet session had the same packet (OnePacketColumns).
+   */
+  write(session: Session, row: RowBuilder): void {
+    const word = session.ownerWord0;
+    if (word > 0) {
+      this.finish(word - 1, session, row);
+      return;
+    }
+    const forward = session.fwdPackets === 1;
+    const text = this.onePacket.lookup(
+      forward ? session.fwdBytes : session.bwdBytes,
+      session.ownerWord1,
+      -1 - word,
+      session.protocol,
+      forward,
+    );
+    if (text !== undefined) {
+      // A hit follows a miss, which made the scratch state; the naming groups do not read it.
+      this.finishNaming(this.scratch, session, row);
+      row.columns(text, MEASURING_COLUMNS);
+      return;
+    }
+    const state = this.stateOf(session);
+    this.finishNaming(state, session, row);
+    const start = row.length;
+    this.finishMeasuring(state, session, row);
+    this.onePacket.keep(row.bytes, start, row.length);
+  }
+
+  /**
    * Writes the session's feature columns into `row` (which the caller started and will end): the groups of
-   * EXTRACTORS in its order, written out for the same reason as in update().
+   * EXTRACTORS in its order.
    */
   finish(state: FeatureState, session: Session, row: RowBuilder): void {
+    this.finishNaming(state, session, row);
+    this.finishMeasuring(state, session, row);
+  }
+
+  /** The naming groups' columns (NAMING), written out as in update(). */
+  private finishNaming(state: FeatureState, session: Session, row: RowBuilder): void {
+    const s = this.slabs[state >>> SLAB_SHIFT];
+    const base = state & SLAB_MASK;
+    const a = this.sideAt;
+    const f = this.flowAt;
+    endpoints.finish(s, base + a[0], base + this.sideSize + a[0], base + this.flowStart + f[0], session, row);
+  }
+
+  /** The measuring groups' columns (MEASURING), written out as in update(). */
+  private finishMeasuring(state: FeatureState, session: Session, row: RowBuilder): void {
     const s = this.slabs[state >>> SLAB_SHIFT];
     const base = state & SLAB_MASK;
     const a = this.sideAt;
     const f = this.flowAt;
     const bwd = base + this.sideSize;
     const flow = base + this.flowStart;
-    endpoints.finish(s, base + a[0], bwd + a[0], flow + f[0], session, row);
     duration.finish(s, base + a[1], bwd + a[1], flow + f[1], session, row);
     directionLengths.finish(s, base + a[2], bwd + a[2], flow + f[2], session, row);
     directionGaps.finish(s, base + a[3], bwd + a[3], flow + f[3], session, row);

@@ -60,6 +60,17 @@ export class RowBuilder {
     this.fields += count;
   }
 
+  /**
+   * `count` columns written before by a RowBuilder, after at least one other column: `text` holds each with its
+   * leading comma. This row must already have a column.
+   */
+  columns(text: Uint8Array, count: number): void {
+    if (this.length + text.length + 1 > this.bytes.length) this.ensure(text.length);
+    this.bytes.set(text, this.length);
+    this.length += text.length;
+    this.fields += count;
+  }
+
   /** A duration given in integer nanoseconds, as seconds with up to 9 decimals; non-integers round to the nearest ns. */
   seconds(nanoseconds: number): void {
     this.separate();

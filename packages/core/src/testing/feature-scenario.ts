@@ -42,11 +42,14 @@ function parseAddress(text: string, out: Uint8Array): 4 | 6 {
 
 /**
  * Runs "time src:port > dst:port tcp|udp FLAGS ipLength ipHeader/transportHeader" lines through table and features;
- * `states` holds the feature state each session was finished from, by seq.
+ * `rows` are written as the extraction pass writes them (FeatureSet.write), `fullRows` (by seq, without line
+ * feeds) from each session's state by finish(), and `states` holds that state, by seq.
  */
 export function runScenario(packets: string, options: FlowTableOptions = {}) {
   const features = new FeatureSet();
   const row = new RowBuilder();
+  const full = new RowBuilder();
+  const fullRows: string[] = [];
   let csv = "";
   const ordered = new OrderedRows((bytes, start, end) => {
     csv += String.fromCharCode(...bytes.subarray(start, end));
@@ -63,10 +66,14 @@ export function runScenario(packets: string, options: FlowTableOptions = {}) {
       onEnd: (session) => {
         reasons[session.seq] = session.endReason;
         row.start();
-        states[session.seq] = features.stateOf(session);
-        features.finish(states[session.seq], session, row);
+        features.write(session, row);
         row.end();
         ordered.put(session.seq, row.bytes, row.length);
+        // The same row from the session's state, with no text kept for one-packet sessions.
+        states[session.seq] = features.stateOf(session);
+        full.start();
+        features.finish(states[session.seq], session, full);
+        fullRows[session.seq] = String.fromCharCode(...full.bytes.subarray(0, full.length));
         features.end(session);
       },
     },
@@ -97,7 +104,7 @@ export function runScenario(packets: string, options: FlowTableOptions = {}) {
       table.add(decoded, BASE_SEC + Number(whole), nsec, decoded.ipLength, index);
     });
   table.flush();
-  return { rows: csv.trim().split("\n"), reasons, states, outOfOrder: table.outOfOrder };
+  return { rows: csv.trim().split("\n"), fullRows, reasons, states, outOfOrder: table.outOfOrder };
 }
 
 export function record(line: string): Record<string, string> {

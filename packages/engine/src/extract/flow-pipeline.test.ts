@@ -59,7 +59,7 @@ async function rows(length: "ip" | "frame", capture = packets): Promise<string[]
       {
         onSessionEnd(session, features) {
           row.start();
-          features.finish(features.stateOf(session), session, row);
+          features.write(session, row);
           row.end();
           out[session.seq] = new TextDecoder().decode(row.bytes.subarray(0, row.length)).trimEnd();
         },

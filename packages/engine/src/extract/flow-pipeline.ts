@@ -39,7 +39,7 @@ export interface FlowHooks {
   onSessionStart?(session: PipelineSession, packet: FlowPacket): void;
   /** Every packet of a session, the first included, with its captured bytes (valid during the call only). */
   onPacket?(session: PipelineSession, packet: FlowPacket, captured: CapturedPacket): void;
-  /** The session ended; `features.finish(features.stateOf(session), session, row)` writes its feature columns. */
+  /** The session ended; `features.write(session, row)` writes its feature columns. */
   onSessionEnd(session: PipelineSession, features: FeatureSet): void;
 }
 

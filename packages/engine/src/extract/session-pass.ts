@@ -131,7 +131,7 @@ export async function runSessionPass<S>(
         ? {
             onSessionEnd(session, features) {
               row.start();
-              features.finish(features.stateOf(session), session, row);
+              features.write(session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);
               rows++;
@@ -147,7 +147,7 @@ export async function runSessionPass<S>(
             onPacket: hooks.onPacket,
             onSessionEnd(session, features) {
               row.start();
-              features.finish(features.stateOf(session), session, row);
+              features.write(session, row);
               hooks.onEnd(states[session.slot], session, row);
               row.end();
               ordered.put(session.seq, row.bytes, row.length);

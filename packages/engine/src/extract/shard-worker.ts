@@ -79,7 +79,7 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         else done.sessions.byProtocol.udp++;
         byEndReason[session.endReason]++;
         row.start();
-        features.finish(features.stateOf(session), session, row);
+        features.write(session, row);
         row.end();
         ordered.put(session.seq, row.bytes, row.length);
         features.end(session);

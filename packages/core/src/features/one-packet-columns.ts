@@ -1,0 +1,50 @@
+// The measuring columns of one-packet sessions, formatted once per distinct packet and copied after that.
+
+/** Cache entries: direct-mapped, so memory stays fixed whatever the capture (at most ENTRIES × MAX_BYTES). */
+const ENTRIES = 4096;
+/** Longer column text is not kept (a one-packet row's measuring columns take about 100 bytes). */
+const MAX_BYTES = 512;
+
+/**
+ * Three sessions in four have a single packet, and the columns that measure such a session (every group but the
+ * naming ones: counts, lengths, gaps, flags, rates…) depend only on that packet's length, header length, TCP flags,
+ * protocol and direction (the contract of FeatureSet's measuring groups). Their text is kept by that key, so a later
+ * one-packet session with the same packet gets a copy instead of a replay into a state and some forty numbers
+ * formatted.
+ */
+export class OnePacketColumns {
+  /** Per entry: the packet's length, then the rest of its key (-1: empty). */
+  private readonly keys = new Int32Array(2 * ENTRIES).fill(-1);
+  private readonly texts: (Uint8Array | undefined)[] = new Array(ENTRIES);
+  /** The entry of the last lookup (-1: a key out of range, which is never kept). */
+  private entry = -1;
+  private length = 0;
+  private rest = 0;
+
+  /**
+   * The text kept for this packet (bytes of whole columns, each with its leading comma), or undefined; keep() then
+   * keeps the text for it. Lengths from 2^24, header lengths from 2^11 and flags beyond a byte are never kept.
+   */
+  lookup(length: number, headerLength: number, tcpFlags: number, protocol: number, forward: boolean) {
+    if (length >= 0x1000000 || length < 0 || headerLength >= 0x800 || headerLength < 0 || tcpFlags >>> 8 !== 0) {
+      this.entry = -1;
+      return undefined;
+    }
+    const rest = (headerLength << 10) | (tcpFlags << 2) | (protocol === 6 ? 2 : 0) | (forward ? 1 : 0);
+    const h = Math.imul(length ^ Math.imul(rest, 0x9e3779b1), 0x85ebca6b);
+    const entry = (h ^ (h >>> 15)) & (ENTRIES - 1);
+    this.entry = entry;
+    this.length = length;
+    this.rest = rest;
+    return this.keys[2 * entry] === length && this.keys[2 * entry + 1] === rest ? this.texts[entry] : undefined;
+  }
+
+  /** Keeps bytes [start, end) of `bytes` as the text of the last lookup's packet (replacing its entry's text). */
+  keep(bytes: Uint8Array, start: number, end: number): void {
+    const entry = this.entry;
+    if (entry < 0 || end - start > MAX_BYTES) return;
+    this.keys[2 * entry] = this.length;
+    this.keys[2 * entry + 1] = this.rest;
+    this.texts[entry] = bytes.slice(start, end);
+  }
+}
