@@ -32,7 +32,7 @@ echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores
 printf '%-8s %9s %9s %12s %10s\n' threads wall_s cpu_s peak_RSS_MB rows
 for n in $THREADS; do
   csv="$OUT/memory-bench.csv"
-  /usr/bin/time -f '%e %U %S %M' -o "$OUT/memory-bench.time" node "$CLI" extract "$CAPTURE" -o "$csv" --threads "$n"
+  /usr/bin/time -f '%e %U %S %M' -o "$OUT/memory-bench.time" "$CLI" extract "$CAPTURE" -o "$csv" --threads "$n"
   read -r wall user sys rss <"$OUT/memory-bench.time"
   rows=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).csv.rows)' "${csv%.csv}.summary.json")
   awk -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v rows="$rows" \

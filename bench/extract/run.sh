@@ -8,13 +8,15 @@
 #
 # Each tool reads the same file once and computes bidirectional sessions:
 #   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
-#              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up
+#              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up.
+#              The command runs as an executable file, as `npx tracemill` runs it, so that its first line's Node
+#              flags apply (PASS_PROCESS_FLAGS: docs/performance.md, "Optimizing on the running thread")
 #   tracemill1 the same pinned to one core (taskset -c 0): every thread (hashing, libuv's pool, V8's helpers) shares
 #              it, so its wall time is everything the command does on one core
 #   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
 #              through runFlowPipeline() without rows, with the rows formatted and ordered but not written, and
 #              with them written (pass+csv: read → features → CSV on one thread, without the SHA-256; run it with
-#              taskset -c 0 for that pipeline on one core)
+#              taskset -c 0 for that pipeline on one core), in a Node started with the command's flags
 #   argus      argus -r CAPTURE -w OUT/a.argus (bidirectional flow records, C)
 #   softflowd  softflowd -r CAPTURE -v 9 -n 127.0.0.1:9 (NetFlow fields only, C)
 #   tshark     tshark -q -z conv,tcp -z conv,udp -r CAPTURE
@@ -35,7 +37,7 @@ echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores
 echo "warming the page cache…"
 cat "$CAPTURE" >/dev/null
 
-node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv"
+"$CLI" extract "$CAPTURE" -o "$OUT/f.csv"
 PACKETS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).packets.read)' "$OUT/f.summary.json")
 SESSIONS=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).sessions.total)' "$OUT/f.summary.json")
 echo "packets: $PACKETS, Tracemill sessions: $SESSIONS"
@@ -55,9 +57,9 @@ measure() {
 
 for tool in $TOOLS; do
   case $tool in
-    tracemill) measure tracemill node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
-    tracemill1) measure tracemill1 taskset -c 0 node "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
-    engine) node "$HERE/engine-throughput.mjs" "$CAPTURE" ;;
+    tracemill) measure tracemill "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
+    tracemill1) measure tracemill1 taskset -c 0 "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
+    engine) node --no-concurrent-recompilation "$HERE/engine-throughput.mjs" "$CAPTURE" ;;
     argus) measure argus argus -r "$CAPTURE" -w "$OUT/a.argus" ;;
     softflowd) measure softflowd softflowd -r "$CAPTURE" -v 9 -n 127.0.0.1:9 ;;
     tshark) measure tshark tshark -q -z conv,tcp -z conv,udp -r "$CAPTURE" ;;

@@ -1,9 +1,11 @@
 // The command's wiring: version, help, usage errors, and `serve` answering health and the web shell.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli, type ServedApp, serve } from "./run-cli.js";
+import { cliPath, repoRoot, runCli, type ServedApp, serve } from "./run-cli.js";
 
 const rootVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version as string;
 
@@ -12,6 +14,15 @@ describe("tracemill", () => {
     const result = runCli(["--version"]);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(rootVersion);
+  });
+
+  it("runs as an executable file, with the engine's pass flags on its first line", () => {
+    const result = spawnSync(cliPath, ["--version"], { encoding: "utf8", timeout: 60_000 });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe(rootVersion);
+    const shebang = fs.readFileSync(cliPath, "utf8").split("\n")[0];
+    expect(shebang.startsWith("#!/usr/bin/env -S node ")).toBe(true);
+    expect(shebang.split(" ").slice(3)).toEqual([...PASS_PROCESS_FLAGS]);
   });
 
   it("lists its commands in --help", () => {

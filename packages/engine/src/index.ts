@@ -14,5 +14,6 @@ export * from "./ipt/index.js";
 export * from "./label/index.js";
 export * from "./merge/index.js";
 export * from "./sanitize/index.js";
+export { PASS_PROCESS_FLAGS } from "./threads/process-flags.js";
 export { workersRetired } from "./threads/retire.js";
 export { TRACEMILL_VERSION } from "./version.js";

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
+import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
@@ -82,7 +83,10 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     const outDir = store.outputDir(jobId);
     fs.rmSync(outDir, { recursive: true, force: true });
     fs.mkdirSync(outDir, { recursive: true });
-    const child = fork(workerEntry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], execArgv: [] });
+    const child = fork(workerEntry, [], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      execArgv: [...PASS_PROCESS_FLAGS],
+    });
     lowerPriority(child);
     let outcome: FromWorker | null = null;
     let lastWrite = Promise.resolve();
