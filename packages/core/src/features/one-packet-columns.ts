@@ -25,7 +25,13 @@ export class OnePacketColumns {
    * The text kept for this packet (bytes of whole columns, each with its leading comma), or undefined; keep() then
    * keeps the text for it. Lengths from 2^24, header lengths from 2^11 and flags beyond a byte are never kept.
    */
-  lookup(length: number, headerLength: number, tcpFlags: number, protocol: number, forward: boolean) {
+  lookup(
+    length: number,
+    headerLength: number,
+    tcpFlags: number,
+    protocol: number,
+    forward: boolean,
+  ): Uint8Array | undefined {
     if (length >= 0x1000000 || length < 0 || headerLength >= 0x800 || headerLength < 0 || tcpFlags >>> 8 !== 0) {
       this.entry = -1;
       return undefined;
