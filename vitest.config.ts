@@ -20,6 +20,9 @@ export default defineConfig({
           ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // The test processes optimize as the product's processes do (PASS_PROCESS_FLAGS): on the thread that runs the
+          // code, so no background compile outlives a worker thread the tests end (docs/architecture.md, "Worker threads").
+          execArgv: ["--no-concurrent-recompilation"],
         },
       },
       {
