@@ -103,16 +103,18 @@ export async function runShardedPass(
     // The flow table's time rules, once for the whole capture: times in ns since the first packet's second, a
     // packet earlier than the latest time seen counted at that time (out of order).
     let baseSec = Number.NaN;
-    let clock = 0;
+    // The latest time seen, in a typed array: a `let` the closure shares lives in a context slot, where every double
+    // stored is a new heap number (147 MB of garbage over bench-large's 10 M packets).
+    const clock = new Float64Array(1);
     let adds = 0;
     const route = (decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number) => {
       if (Number.isNaN(baseSec)) shards.base[0] = baseSec = tsSec;
       let time = (tsSec - baseSec) * NS + tsNsec;
-      if (time < clock) {
+      if (time < clock[0]) {
         result.packets.outOfOrder++;
-        time = clock;
+        time = clock[0];
       } else {
-        clock = time;
+        clock[0] = time;
       }
       const v4 = decoded.ipVersion === 4;
       const ring = rings[shardOf(decoded.src, decoded.dst, v4, decoded.srcPort, decoded.dstPort, threads)];
@@ -139,7 +141,7 @@ export async function runShardedPass(
       if (adds % tickAdds === 0) markAll(RecordType.Tick);
     };
     const markAll = (type: number) => {
-      for (const ring of rings) writeMark(ring, type, clock, adds);
+      for (const ring of rings) writeMark(ring, type, clock[0], adds);
     };
 
     // Fragments before their datagram's first fragment are held and counted right after it, at its time (as the
