@@ -197,4 +197,28 @@ describe("FlowTable", () => {
       }
     }
   });
+
+  it("counts times from a time base set before the first packet, given as any seconds and nanoseconds from it", () => {
+    const times: number[][] = [];
+    const table = new FlowTable({
+      onStart: () => {},
+      onPacket: () => {},
+      onEnd: (session) => times.push([session.baseSec, session.firstTime, session.lastTime]),
+    });
+    table.timeBaseSec = 1000;
+    const decoded = createDecodedPacket();
+    Object.assign(decoded, { kind: DecodeKind.Udp, protocol: 17, ipVersion: 4, srcPort: 1, dstPort: 2 });
+    decoded.src.set([1, 1, 1, 1]);
+    decoded.dst.set([2, 2, 2, 2]);
+    // 5.25 s after the base as 1005 s + 0.25 s, then 7 s after it as 1006 s + 1 s (nanoseconds beyond a second).
+    table.add(decoded, 1005, 250_000_000, 40, 0);
+    table.add(decoded, 1006, 1_000_000_000, 40, 1);
+    expect(table.timeBaseSec).toBe(1000);
+    table.timeBaseSec = 1000;
+    expect(() => {
+      table.timeBaseSec = 1005;
+    }).toThrow(RangeError);
+    table.flush();
+    expect(times).toEqual([[1000, 5.25 * NS, 7 * NS]]);
+  });
 });

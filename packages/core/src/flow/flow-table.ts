@@ -87,9 +87,20 @@ export class FlowTable {
     return this.index.size;
   }
 
-  /** The epoch second times count from: the first packet's second (NaN before any packet). */
+  /** The epoch second times count from: the first packet's second (NaN before any packet), unless set before it. */
   get timeBaseSec(): number {
     return this.baseSec;
+  }
+
+  /**
+   * Sets the epoch second times count from, before the first packet: a caller that has times relative to a base of
+   * its own may then give each packet as that base's seconds plus any number of nanoseconds.
+   */
+  set timeBaseSec(sec: number) {
+    if (!Number.isNaN(this.baseSec) && this.baseSec !== sec) {
+      throw new RangeError(`the time base is ${this.baseSec} already, not ${sec}`);
+    }
+    this.baseSec = sec;
   }
 
   /**

@@ -32,6 +32,7 @@ import {
 import { StartQueue } from "./start-queue.js";
 
 const NEWLINE = 10;
+const NS = 1e9;
 
 function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const ring = new RingReader(setup.ring);
@@ -130,8 +131,13 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         decoded.ipHeaderLength = words[w + R_HEADERS] >>> 0;
         decoded.transportHeaderLength = 0;
         currentAdd = numbers[f + F_ADD];
-        // Time base + the clamped time in ns: the table computes exactly the time the reading thread did.
-        table.add(decoded, base[0], numbers[f + F_TIME], words[w + R_LENGTH] >>> 0, numbers[f + F_INDEX]);
+        // The clamped time in ns since the time base, given as whole seconds and the ns left over (small integers: a
+        // double argument would be a new heap number on every packet); the table computes exactly the time the
+        // reading thread did, counting from the same base (set at the first packet, once the reading thread set it).
+        if (packets === 1) table.timeBaseSec = base[0];
+        const time = numbers[f + F_TIME];
+        const seconds = Math.floor(time / NS);
+        table.add(decoded, base[0] + seconds, time - seconds * NS, words[w + R_LENGTH] >>> 0, numbers[f + F_INDEX]);
       } else {
         if (type === RecordType.End) {
           endLimit = numbers[f + F_TIME] - table.idleTimeoutNs;
