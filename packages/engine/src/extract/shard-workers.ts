@@ -7,6 +7,13 @@ import { BUSY_WORKER_QUIET_MS, retire } from "../threads/retire.js";
 import type { RowBatch, ShardDone, ShardMessage, WorkerSetup } from "./shard-protocol.js";
 import { createRingMemory, RingWriter } from "./shard-ring.js";
 
+/**
+ * A session worker's young generation: little garbage is made per packet (times come as small integers), so a small
+ * one costs no CPU, where V8's default grows to 16 MB semi-spaces in every worker (the 10 GB capture with `--threads
+ * 2`: 990–1 002 MiB peak with the default, 930–943 MiB with this; docs/performance.md).
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 export interface ShardWorkerOptions {
   idleTimeoutNs: number;
   activeTimeoutNs: number;
@@ -95,6 +102,7 @@ export class ShardWorkers {
       workerData: setup,
       transferList: [channel.port2, rows.port2],
       execArgv: script.execArgv,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     this.workers.push(worker);
     let started: () => void = () => {};
