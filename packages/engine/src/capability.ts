@@ -49,4 +49,9 @@ export interface RunOptions {
    * row; beyond it they go to a temporary file beside the output. Default 64 MiB (docs/features.md, "Memory").
    */
   rowMemoryBytes?: number;
+  /**
+   * SHA-256 (hex) of input files the caller already knows, by the path it gives the capability (e.g. taken when the
+   * file was uploaded): recorded in the summary as given instead of hashing the file again.
+   */
+  inputHashes?: Readonly<Record<string, string>>;
 }

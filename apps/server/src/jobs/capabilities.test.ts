@@ -1,4 +1,4 @@
-// The merge job's wiring: the digests the server took of the stored inputs reach the provenance record as given.
+// The jobs' wiring: the digests the server took of the stored inputs reach the outputs as given (not hashed again).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,3 +32,24 @@ it("merge records the stored inputs' SHA-256 instead of hashing them again", asy
   const header = JSON.parse(fs.readFileSync(path.join(outDir, record.name), "utf8").split("\n")[0]);
   expect(header.inputs.map((i: { sha256: string }) => i.sha256)).toEqual([digests.background, digests.attacks]);
 });
+
+it.each(["extract", "ipt"] as const)(
+  "%s records the stored capture's SHA-256 instead of hashing it again",
+  async (name) => {
+    outDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-job-`));
+    const stored = "3".repeat(64);
+    const runner = await capabilityRunner(name, null);
+    const result = await runner(
+      {
+        inputs: { capture: path.join(fixtures, "wikipedia-browse.pcap") },
+        hashes: { capture: stored },
+        params: {},
+        rulesetsDir: outDir,
+      },
+      { outDir },
+    );
+    expect((result.summary as { input: { sha256: string } }).input.sha256).toBe(stored);
+    const summary = JSON.parse(fs.readFileSync(path.join(outDir, "summary.json"), "utf8"));
+    expect(summary.input.sha256).toBe(stored);
+  },
+);

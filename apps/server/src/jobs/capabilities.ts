@@ -93,7 +93,6 @@ const wired: Record<Capability, CapabilityRunner> = {
       ...(atTime !== undefined && { atTime }),
       sequential,
       mappings: map,
-      inputHashes: { background: run.hashes?.background, attacks: run.hashes?.attacks },
       ...options,
     });
   },
@@ -108,5 +107,19 @@ export async function capabilityRunner(capability: Capability, testModule: strin
     const fakes = (await import(testModule)) as Partial<Record<Capability, CapabilityRunner>>;
     if (fakes[capability]) return fakes[capability];
   }
-  return wired[capability];
+  const runner = wired[capability];
+  return (run, options) => runner(run, { ...options, inputHashes: inputHashes(run) });
+}
+
+/**
+ * The stored inputs' digests by the path the capability is given: it records them rather than hashing the files
+ * again (the server hashed each as it was uploaded).
+ */
+function inputHashes(run: CapabilityRun): Record<string, string> {
+  const byPath: Record<string, string> = {};
+  for (const [role, hash] of Object.entries(run.hashes ?? {})) {
+    const file = run.inputs[role as InputRole];
+    if (file !== undefined && hash !== undefined) byPath[file] = hash;
+  }
+  return byPath;
 }

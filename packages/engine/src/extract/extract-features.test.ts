@@ -1,6 +1,7 @@
 // The whole pass on synthetic pcap files built in code: IPv6 extension headers, fragments (in and out of order),
 // ignored packets by reason, gzip input, determinism, cancellation. Expected rows come from the exact reference
 // used for the core tests (docs/features.md definitions in rational arithmetic).
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -187,6 +188,29 @@ describe("extractFeatures", () => {
     );
     expect(fs.readdirSync(first.outDir).sort()).toEqual(["features.csv", "summary.json"]);
   });
+
+  it.each([1, 2])(
+    "records the digest a caller gives for the input instead of hashing it (%i thread(s)), refusing a malformed one",
+    async (threads) => {
+      const dir = scratch();
+      const input = path.join(dir, "input.pcap");
+      const file = pcapFile(ipv6Session);
+      fs.writeFileSync(input, file);
+      const run = async (inputHashes: Record<string, string>) => {
+        const outDir = fs.mkdtempSync(path.join(dir, "out-"));
+        return { outDir, result: await extractFeatures(input, { outDir, threads, inputHashes }) };
+      };
+      const given = "AB".repeat(32);
+      expect((await run({ [input]: given })).result.summary.input.sha256).toBe(given.toLowerCase());
+      // A digest given for another path is not this input's.
+      const other = await run({ [path.join(dir, "other.pcap")]: given });
+      expect(other.result.summary.input.sha256).toBe(createHash("sha256").update(file).digest("hex"));
+      const refused = await run({ [input]: "xyz" }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "BAD_OPTION", context: { file: input } });
+      const outDirs = fs.readdirSync(dir).filter((name) => name.startsWith("out-"));
+      expect(outDirs.map((name) => fs.readdirSync(path.join(dir, name)).length).sort()).toEqual([0, 2, 2]);
+    },
+  );
 
   it("stops on abort, leaving no partial output", async () => {
     const dir = scratch();

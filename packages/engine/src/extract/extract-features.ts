@@ -39,6 +39,7 @@ export async function extractFeatures(
     signal: options.signal,
     onPackets: options.onPackets,
     rowMemoryBytes: options.rowMemoryBytes,
+    inputHashes: options.inputHashes,
   };
   const summary =
     threads === 1

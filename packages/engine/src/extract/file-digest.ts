@@ -155,15 +155,24 @@ export function sha256OfFile(file: string): Promise<string> {
 
 /**
  * The SHA-256 of each input of a pass over several (readCaptureFiles' `eachInput`): one digest at a time, since each
- * is a worker thread, its result taken once its input is read.
+ * is a worker thread, its result taken once its input is read. An input whose digest is `given` (by position) is not
+ * hashed: the given digest is recorded.
  */
 export class InputDigests {
   readonly sha256: string[] = [];
   private current: FileDigest | null = null;
 
-  constructor(private readonly inputs: readonly string[]) {}
+  constructor(
+    private readonly inputs: readonly string[],
+    private readonly given: readonly (string | undefined)[] = [],
+  ) {}
 
   readonly eachInput = (index: number) => {
+    const given = this.given[index];
+    if (given !== undefined) {
+      this.sha256[index] = given;
+      return undefined;
+    }
     const digest = new FileDigest(this.inputs[index]);
     this.current = digest;
     return {

@@ -13,6 +13,7 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
+import { givenHash } from "../input-hashes.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { InputDigests } from "./file-digest.js";
 import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
@@ -100,7 +101,9 @@ export async function runSessionPass<S>(
   extraColumns: readonly string[],
   hooks: SessionHooks<S> | null,
   options: SessionPassOptions,
-  run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes"> & { onPackets?: (read: number) => void },
+  run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes" | "inputHashes"> & {
+    onPackets?: (read: number) => void;
+  },
 ): Promise<SessionPassSummary> {
   const flow = checkedFlowOptions(options);
   const captures = typeof capture === "string" ? [capture] : capture;
@@ -108,10 +111,11 @@ export async function runSessionPass<S>(
   for (const file of captures) {
     if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
   }
+  const given = captures.map((file) => givenHash(run, file));
   // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
   const owned = typeof csvTarget === "string";
   const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
-  const digests = new InputDigests(captures);
+  const digests = new InputDigests(captures, given);
   const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
   const columns = [...FEATURE_COLUMNS, ...extraColumns];
   let rows = 0;

@@ -13,6 +13,7 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
+import { givenHash } from "../input-hashes.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { InputDigests } from "./file-digest.js";
 import { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
@@ -52,7 +53,7 @@ export async function runShardedPass(
   csvPath: string,
   flowOptions: FlowOptions,
   threads: number,
-  run: ReadProgress & Pick<RunOptions, "rowMemoryBytes">,
+  run: ReadProgress & Pick<RunOptions, "rowMemoryBytes" | "inputHashes">,
   testing: Pick<ShardWorkerOptions, "failWorker" | "failAfterPackets" | "failByExit" | "stallLimitMs"> & {
     tickAdds?: number;
   } = {},
@@ -62,8 +63,9 @@ export async function runShardedPass(
   for (const file of captures) {
     if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
   }
+  const given = captures.map((file) => givenHash(run, file));
   const csv = new OutputFile(csvPath);
-  const digests = new InputDigests(captures);
+  const digests = new InputDigests(captures, given);
   const idleTimeoutNs = options.idleTimeout * NS;
   const tickAdds = testing.tickAdds ?? TICK_ADDS;
   // The limit is shared by the merge and the workers, so that waiting rows take as much memory as in the single pass.

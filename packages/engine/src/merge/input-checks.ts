@@ -6,7 +6,6 @@ import type { CaptureScan } from "./scan.js";
 import { formatIsoTime, toNs } from "./timestamp.js";
 
 const MAX_PCAP_SECONDS = 2 ** 32 - 1;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** Shifted attack timestamps must fit the output's unsigned seconds (pcap: 32 bits; both: not before 1970). */
 export function checkRepresentable(attacks: CaptureScan, shiftNs: bigint, format: "pcap" | "pcapng"): void {
@@ -21,14 +20,6 @@ export function checkRepresentable(attacks: CaptureScan, shiftNs: bigint, format
       { shiftNs: shiftNs.toString() },
     );
   }
-}
-
-/** A digest the caller gave, lower-cased; refused unless it is 64 hex digits. */
-export function checkHash(given: string | undefined): string | undefined {
-  if (given === undefined) return undefined;
-  const digest = given.toLowerCase();
-  if (!SHA256_HEX.test(digest)) throw new TracemillError("BAD_OPTION", `not a SHA-256 digest in hex: ${given}`);
-  return digest;
 }
 
 /** An output name that would overwrite an input is refused. */

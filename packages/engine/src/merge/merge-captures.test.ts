@@ -105,7 +105,7 @@ describe("mergeCaptures", () => {
 
   it("records input hashes the caller gives as given, and refuses malformed ones before reading", async () => {
     const given = "AB".repeat(32);
-    const { result, provenance } = await merge(wikipedia, eternalblue, { inputHashes: { background: given } });
+    const { result, provenance } = await merge(wikipedia, eternalblue, { inputHashes: { [wikipedia]: given } });
     const { header } = await readProvenance(provenance);
     expect(header.inputs[0].sha256).toBe(given.toLowerCase());
     expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));
@@ -114,9 +114,9 @@ describe("mergeCaptures", () => {
       header.inputs[0].sha256,
       header.inputs[1].sha256,
     ]);
-    const error = await merge(path.join(dir, "missing.pcap"), eternalblue, { inputHashes: { attacks: "xyz" } }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await merge(path.join(dir, "missing.pcap"), eternalblue, {
+      inputHashes: { [eternalblue]: "xyz" },
+    }).catch((caught: unknown) => caught);
     expect(isTracemillError(error) && error.code).toBe("BAD_OPTION");
   });
 

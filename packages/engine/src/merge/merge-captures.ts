@@ -8,10 +8,11 @@ import { PacketDecoder } from "@tracemill/core/decode";
 import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
+import { givenHash } from "../input-hashes.js";
 import { DigestFeed, defaultHashingPlace, type HashingPlace } from "./digest-feed.js";
 import { CHUNK_BYTES, FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
-import { checkHash, checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
+import { checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
@@ -32,11 +33,6 @@ export interface MergeOptions extends PlacementOptions {
   checksums?: ChecksumMode;
   /** Bytes of late (out-of-order) packets an input may have, held in memory (default 256 MiB). */
   maxReorderBytes?: number;
-  /**
-   * SHA-256 (hex) of an input the caller already knows, e.g. taken when it was uploaded: recorded as given
-   * instead of hashing the file again. Inputs without one are hashed in a worker thread during the merge.
-   */
-  inputHashes?: { background?: string; attacks?: string };
   /**
    * Where inputs without a given digest are hashed: "worker" (one thread fed the chunks both passes read) or
    * "first-pass" (on the main thread from the same chunks; a gzip input still goes to a worker). Default: the
@@ -59,7 +55,8 @@ export async function mergeCaptures(
   const map = new AddressMap(options.mappings ?? []);
   const placementOptions = parsePlacement(options);
   if (options.output) refuseReplacing(options.output, background, attacks, options.outDir);
-  const givenHashes = [options.inputHashes?.background, options.inputHashes?.attacks].map(checkHash);
+  // Inputs without a digest given (RunOptions.inputHashes) are hashed during the merge.
+  const givenHashes = [background, attacks].map((file) => givenHash(options, file));
   const totalBytes = fileSize(background) + fileSize(attacks);
   // Whatever ends the merge stops any hashing still running.
   const digests = new DigestFeed(
