@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DecodeKind, FEATURE_COLUMNS, OrderedRows, PacketDecoder, RowBuilder } from "../../packages/core/dist/index.js";
+import { FileRowSpill, ROW_MEMORY_BYTES } from "../../packages/engine/dist/extract/file-row-spill.js";
 import { FileDigest, readCapture, runFlowPipeline } from "../../packages/engine/dist/index.js";
 
 const capture = process.argv[2];
@@ -36,8 +37,11 @@ async function phase(name, run) {
 /** Bytes gathered before a write, as the CLI's OutputFile does: the sink gets rows one by one. */
 const WRITE_BYTES = 1 << 20;
 
-/** The flow pass; with `format` every row formatted and put in start order, with `fd` also written there. */
-async function flowPass(format, fd) {
+/**
+ * The flow pass; with `format` every row formatted and put in start order, with `fd` also written there. `spill`
+ * (a path) holds rows waiting for order beyond the CLI's limit in a temporary file there, as the CLI does.
+ */
+async function flowPass(format, fd, spill) {
   const row = new RowBuilder();
   let bytes = 0;
   const out = new Uint8Array(WRITE_BYTES);
@@ -46,6 +50,7 @@ async function flowPass(format, fd) {
     for (let at = 0; at < used; ) at += fs.writeSync(fd, out, at, used - at);
     used = 0;
   };
+  const spilled = spill === undefined ? undefined : new FileRowSpill(spill);
   const ordered = new OrderedRows((chunk, start, end) => {
     bytes += end - start;
     if (fd === undefined) return;
@@ -55,7 +60,7 @@ async function flowPass(format, fd) {
       out.set(chunk.subarray(start, end), used);
       used += end - start;
     }
-  });
+  }, spilled && { spill: spilled, memoryBytes: ROW_MEMORY_BYTES });
   const result = await runFlowPipeline(
     capture,
     {},
@@ -70,7 +75,9 @@ async function flowPass(format, fd) {
     },
   );
   if (fd !== undefined) flush();
-  const note = `${result.sessions.total} sessions${format ? `, ${(bytes / 2 ** 20).toFixed(0)} MiB of rows` : ""}`;
+  spilled?.close();
+  const waited = spilled ? `, ${(ordered.spilledBytes / 2 ** 20).toFixed(0)} MiB of them waited on disk` : "";
+  const note = `${result.sessions.total} sessions${format ? `, ${(bytes / 2 ** 20).toFixed(0)} MiB of rows${waited}` : ""}`;
   return { packets: result.packets.read, note };
 }
 
@@ -96,12 +103,13 @@ await phase("pass", () => flowPass(false));
 await phase("pass+rows", () => flowPass(true));
 await phase("pass+csv", async () => {
   // Read → features → CSV on this thread alone (the rows written 1 MiB at a time with blocking writes, kernel copies
-  // included), without the SHA-256 of the input that the CLI's summary adds on a worker thread.
+  // included; rows waiting for order beyond 64 MiB spilled to a temporary file, as the CLI does), without the SHA-256
+  // of the input that the CLI's summary adds on a worker thread.
   const file = path.join(os.tmpdir(), `tracemill-engine-throughput-${process.pid}.csv`);
   const fd = fs.openSync(file, "w");
   try {
     fs.writeSync(fd, `${FEATURE_COLUMNS.join(",")}\n`);
-    return await flowPass(true, fd);
+    return await flowPass(true, fd, `${file}.waiting-rows`);
   } finally {
     fs.closeSync(fd);
     fs.rmSync(file, { force: true });
