@@ -35,6 +35,26 @@ describe("OrderedRows with a spill", () => {
     expect(rows.bufferedBytes).toBe(0);
   });
 
+  it("keeps every arena chunk a spill empties for the rows that follow; without a spill only a few", () => {
+    const MiB = 2 ** 20;
+    const row = new Uint8Array(100_000).fill(97);
+    // Ten rows fill a 1 MiB chunk: 86 rows waiting take nine chunks and exceed the limit, so they are spilled.
+    const spilled = new OrderedRows(() => {}, { spill: new MemoryRowSpill(), memoryBytes: 8_500_000 });
+    for (let seq = 1; seq <= 86; seq++) spilled.put(seq, row, row.length);
+    expect(spilled.bufferedBytes).toBe(0);
+    // The nine chunks and the spill's staging chunk are all kept.
+    expect(spilled.spareBytes).toBe(10 * MiB);
+    for (let seq = 87; seq <= 136; seq++) spilled.put(seq, row, row.length);
+    // The next 50 rows went into five of them.
+    expect(spilled.bufferedBytes).toBe(5_000_000);
+    expect(spilled.spareBytes).toBe(5 * MiB);
+    const unbounded = new OrderedRows(() => {});
+    for (let seq = 1; seq <= 100; seq++) unbounded.put(seq, row, row.length);
+    unbounded.put(0, row, row.length);
+    expect(unbounded.waiting).toBe(0);
+    expect(unbounded.spareBytes).toBe(4 * MiB);
+  });
+
   it("reads a run's lengths back in several pieces, and reuses the memory entries of rows passed on", () => {
     // 50 000 rows of 3–13 bytes with row 0 put last: one run of about 42 000 rows (its lengths take three reads of
     // 16 384) and the rest in memory; then 10 000 more out of order, in the memory entries the drain freed.
