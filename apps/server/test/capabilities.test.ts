@@ -1,4 +1,5 @@
 // One job of each capability end to end on the real engine (no test hook): upload, run in a worker, download.
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
@@ -37,6 +38,7 @@ async function run(capability: string, inputs: Record<string, unknown>, params: 
   return job;
 }
 
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const text = async (id: string, name: string) => (await client.raw("GET", `/api/jobs/${id}/outputs/${name}`)).text();
 const outputNames = (job: { outputs: { name: string }[] }) => job.outputs.map((o) => o.name).sort();
 const capture = () => ({ capture: { fileId: ids["pcap-be-us_pptp.pcap"] } });
@@ -49,8 +51,9 @@ describe("capabilities on the real engine", () => {
     expect(csv[0].split(",")).toContain("flowduration");
     expect(csv.length - 1).toBe(job.summary.csv.rows);
     expect(job.summary.csv.rows).toBeGreaterThan(0);
-    // The summary names the input as uploaded, not by the id it is stored under.
+    // The summary names the input as uploaded, not by the id it is stored under, with the digest taken at upload.
     expect(job.summary.input.name).toBe("pcap-be-us_pptp.pcap");
+    expect(job.summary.input.sha256).toBe(sha256(fixture("pcap-be-us_pptp.pcap")));
   });
 
   it("a gzip upload is named in the summary as uploaded, without .gz", async () => {
@@ -61,6 +64,9 @@ describe("capabilities on the real engine", () => {
     expect(upload.status).toBe(201);
     const job = await run("extract", { capture: { fileId: upload.body.id } });
     expect(job.summary.input.name).toBe("handshake.pcap");
+    // The job reads the inflated capture, which the summary's digest is of (the upload's is of the gzip file).
+    expect(upload.body.sha256).toBe(sha256(gzipSync(fixture("pcap-le-ns_sll_tcp-handshake-nano.pcap"))));
+    expect(job.summary.input.sha256).toBe(sha256(fixture("pcap-le-ns_sll_tcp-handshake-nano.pcap")));
   });
 
   it("a capture damaged part-way: the sessions before the damage, and the damage named as the user knows the file", async () => {
