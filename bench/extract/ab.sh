@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cold one-core `pass+csv` (read → features → CSV on one thread, engine-throughput.mjs) of another built checkout and
-# of this one, alternately, each run in a fresh process pinned to one core with the command's Node flags: the way to
-# tell a change of a few per cent from the machine's drift (±10 % from hour to hour here).
+# of this one, alternately (and which one goes first alternates too), each run in a fresh process pinned to one core
+# with the command's Node flags: the way to tell a change of a few per cent from the machine's drift (±10 % from hour
+# to hour here).
 #
 # Usage: bench/extract/ab.sh BASE_ROOT [ROUNDS] [CAPTURE]
 #   BASE_ROOT  a checkout whose packages are built (`git worktree add /tmp/base <commit>`, then `npx tsc -b` there)
@@ -25,8 +26,15 @@ run() { # ROOT FLAGS → wall seconds of one cold pass+csv
 }
 
 cat "$CAPTURE" >/dev/null
-for _ in $(seq "$ROUNDS"); do
-  echo "base $(run "$BASE" "$BASE_FLAGS")"
-  echo "this $(run "$ROOT" "$FLAGS")"
+# The order alternates too: with the same code on both sides, the first run of a pair was 0.14 s slower on average
+# (four pairs, 2026-11-22), so a fixed order would favour the second.
+for round in $(seq "$ROUNDS"); do
+  if ((round % 2)); then
+    echo "base $(run "$BASE" "$BASE_FLAGS")"
+    echo "this $(run "$ROOT" "$FLAGS")"
+  else
+    echo "this $(run "$ROOT" "$FLAGS")"
+    echo "base $(run "$BASE" "$BASE_FLAGS")"
+  fi
 done | awk '{ print; s[$1] += $2; n[$1]++; if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if ($2 > hi[$1]) hi[$1] = $2 }
   END { for (k in s) printf "%s: mean %.2f s, %.2f–%.2f s over %d runs\n", k, s[k] / n[k], lo[k], hi[k], n[k] }'
