@@ -1,5 +1,5 @@
-// CaptureInput: how long a chunk it returned stays untouched while the next one is read ahead, and a tapped buffer
-// while the tap (the hashing worker) still reads it.
+// CaptureInput: how long a chunk it returned stays untouched while the next one is read (ahead or on this thread),
+// and a tapped buffer while the tap (the hashing worker) still reads it.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,9 +22,12 @@ function numbered(chunks: number): string {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe("CaptureInput", () => {
-  it("keeps a chunk untouched until the second read after it, while the next one is read ahead", async () => {
+  it.each([
+    ["read ahead", false],
+    ["read on this thread", true],
+  ])("keeps a chunk untouched until the second read after it (%s)", async (_, synchronous) => {
     // A reader pushes chunk n+1 while the tail of chunk n may still be waiting in its window (a record spanning both).
-    const input = await CaptureInput.open(numbered(8), 64);
+    const input = await CaptureInput.open(numbered(8), 64, { synchronous });
     try {
       const seen: Uint8Array[] = [];
       for (let n = 0; n < 8; n++) {
@@ -42,49 +45,55 @@ describe("CaptureInput", () => {
     }
   });
 
-  it("reads into a tapped buffer only once the tap released it, and keeps returned chunks as long with a tap", async () => {
-    // A slow hashing worker: each buffer handed over is released 20 ms later, and must not change until then.
-    const handed: { buffer: Buffer; copy: Buffer }[] = [];
-    let overwritten = 0;
-    const waits = new Map<Buffer, Promise<void>>();
-    const tap: ChunkTap = {
-      allocate: (bytes) => Buffer.alloc(bytes),
-      take: (buffer, length) => {
-        const taken = { buffer, copy: Buffer.from(buffer.subarray(0, length)) };
-        handed.push(taken);
-        waits.set(
-          buffer,
-          new Promise((resolve) =>
-            setTimeout(() => {
-              if (!taken.copy.equals(buffer.subarray(0, taken.copy.length))) overwritten++;
-              resolve();
-            }, 20),
-          ),
-        );
-      },
-      released: (buffer) => waits.get(buffer) ?? Promise.resolve(),
-      declined: () => {
-        throw new Error("a plain file with read-ahead hands its bytes over");
-      },
-    };
-    const input = await CaptureInput.open(numbered(8), 64, { tap });
-    try {
-      const seen: Uint8Array[] = [];
-      for (let n = 0; n < 8; n++) {
-        const chunk = await input.read();
-        seen.push(chunk!);
-        expect([...new Set(chunk)]).toEqual([n]);
-        if (n > 0) expect([...new Set(seen[n - 1])]).toEqual([n - 1]);
+  it.each([
+    ["read ahead", false],
+    ["read on this thread", true],
+  ])(
+    "reads into a tapped buffer only once the tap released it, and keeps returned chunks as long (%s)",
+    async (_, synchronous) => {
+      // A slow hashing worker: each buffer handed over is released 20 ms later, and must not change until then.
+      const handed: { buffer: Buffer; copy: Buffer }[] = [];
+      let overwritten = 0;
+      const waits = new Map<Buffer, Promise<void>>();
+      const tap: ChunkTap = {
+        allocate: (bytes) => Buffer.alloc(bytes),
+        take: (buffer, length) => {
+          const taken = { buffer, copy: Buffer.from(buffer.subarray(0, length)) };
+          handed.push(taken);
+          waits.set(
+            buffer,
+            new Promise((resolve) =>
+              setTimeout(() => {
+                if (!taken.copy.equals(buffer.subarray(0, taken.copy.length))) overwritten++;
+                resolve();
+              }, 20),
+            ),
+          );
+        },
+        released: (buffer) => waits.get(buffer) ?? Promise.resolve(),
+        declined: () => {
+          throw new Error("a plain file hands its bytes over");
+        },
+      };
+      const input = await CaptureInput.open(numbered(8), 64, { tap, synchronous });
+      try {
+        const seen: Uint8Array[] = [];
+        for (let n = 0; n < 8; n++) {
+          const chunk = await input.read();
+          seen.push(chunk!);
+          expect([...new Set(chunk)]).toEqual([n]);
+          if (n > 0) expect([...new Set(seen[n - 1])]).toEqual([n - 1]);
+        }
+        expect(await input.read()).toBeNull();
+      } finally {
+        await input.close();
       }
-      expect(await input.read()).toBeNull();
-    } finally {
-      await input.close();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(handed.map(({ copy }) => copy[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(new Set(handed.map(({ buffer }) => buffer)).size).toBe(3);
-    expect(overwritten).toBe(0);
-  });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(handed.map(({ copy }) => copy[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(new Set(handed.map(({ buffer }) => buffer)).size).toBe(3);
+      expect(overwritten).toBe(0);
+    },
+  );
 
   it("reads a pipe in order, each chunk filled however the writer splits its bytes, and drains it for the tap", async () => {
     // The writer sends 520 numbered bytes in pieces of 7 with pauses: chunks of 64 still come whole, in order.

@@ -8,7 +8,7 @@
 //   const out = await openCaptureWriter("out.pcapng", { format: "pcapng", interfaces });
 //   if (!out.write(packet)) await out.drain();  …  await out.close(); // or out.abort()
 export { CaptureCursor, type CaptureCursorOptions, openCaptureCursor } from "./capture-cursor.js";
-export { CaptureInput, type ChunkTap, DEFAULT_CHUNK_BYTES } from "./capture-input.js";
+export { CaptureInput, type ChunkTap, DEFAULT_CHUNK_BYTES, yieldToEventLoop } from "./capture-input.js";
 export { type CaptureSummary, isoTime, summarizeCapture } from "./capture-summary.js";
 export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
 export {

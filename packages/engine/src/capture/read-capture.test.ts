@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { ChunkTap } from "./capture-input.js";
 import { readCapture } from "./read-capture.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -148,6 +149,53 @@ describe("readCapture", () => {
     expect(small.packets).toEqual(plain.packets);
     expect(progress.length).toBeGreaterThan(10);
     expect(progress.at(-1)).toBe(1);
+  });
+
+  it("gives the same packets and bytes read on this thread as read ahead, and reads on this thread on one core", async () => {
+    const ahead = await collect(pcapng, { chunkBytes: 333, readAhead: true });
+    const tapped: Buffer[] = [];
+    const tap: ChunkTap = {
+      allocate: (bytes) => Buffer.alloc(bytes),
+      take: (buffer, length) => tapped.push(Buffer.from(buffer.subarray(0, length))),
+      released: async () => {},
+      declined: () => {
+        throw new Error("a plain file hands its bytes over");
+      },
+    };
+    const here = await collect(pcapng, { chunkBytes: 333, readAhead: false, tap });
+    expect(here.packets).toEqual(ahead.packets);
+    expect(Buffer.concat(tapped).equals(fs.readFileSync(pcapng))).toBe(true);
+
+    // The default follows the cores the process may run on (`taskset` narrows them).
+    const readSync = vi.spyOn(fs, "readSync");
+    const cores = vi.spyOn(os, "availableParallelism");
+    try {
+      cores.mockReturnValue(2);
+      expect((await collect(pcapng, { chunkBytes: 4096 })).packets).toEqual(ahead.packets);
+      expect(readSync).not.toHaveBeenCalled();
+      cores.mockReturnValue(1);
+      expect((await collect(pcapng, { chunkBytes: 4096 })).packets).toEqual(ahead.packets);
+      expect(readSync.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      readSync.mockRestore();
+      cores.mockRestore();
+    }
+  });
+
+  it("lets the event loop run while it reads on this thread: a cancel from a callback stops it", async () => {
+    // Without the turns it gives, the abort scheduled below would run only after the whole file was read.
+    const controller = new AbortController();
+    let chunks = 0;
+    const read = readCapture(pcapng, () => {}, {
+      chunkBytes: 333,
+      readAhead: false,
+      signal: controller.signal,
+      onProgress: () => {
+        if (++chunks === 1) setImmediate(() => controller.abort());
+      },
+    });
+    await expect(read).rejects.toMatchObject({ code: "CANCELLED" });
+    expect(chunks).toBeLessThan(fs.statSync(pcapng).size / 333 / 2);
   });
 
   it("resolves incomplete, with the file, offset and reason, when the file is truncated", async () => {

@@ -12,14 +12,6 @@ export interface MergeSource {
   packetComments(): string[];
 }
 
-/**
- * Lets timers and I/O callbacks run (a cancel message, progress going out): passes reading synchronously
- * call it every few chunks, since awaiting their reads alone never gives the event loop a turn.
- */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 /** How many chunks a synchronous pass reads between turns of the event loop (16 MiB with 1 MiB chunks). */
 export const CHUNKS_PER_TURN = 16;
 

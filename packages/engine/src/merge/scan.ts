@@ -2,11 +2,12 @@
 // far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
 // feed the hashing worker (digest-feed.ts).
 import type { CaptureInfo } from "@tracemill/core/capture";
+import { yieldToEventLoop } from "../capture/index.js";
 import type { DigestFeed } from "./digest-feed.js";
 import { FedFile } from "./fed-file.js";
 import { FileCursor } from "./file-cursor.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
-import { CHUNKS_PER_TURN, pull, yieldToEventLoop } from "./merge-source.js";
+import { CHUNKS_PER_TURN, pull } from "./merge-source.js";
 import { PcapRecordScan } from "./pcap-scan.js";
 import { TimeStats } from "./time-stats.js";
 import type { Timestamp } from "./timestamp.js";
