@@ -6,7 +6,7 @@ import { CaptureInput } from "./capture-input.js";
 import { readChunk, readFirstChunk, withFile, withFileName } from "./read-capture.js";
 
 export interface CaptureCursorOptions {
-  /** Bytes read from disk at a time; default 4 MiB. */
+  /** Bytes read from disk at a time; default 1 MiB (DEFAULT_CHUNK_BYTES). */
   chunkBytes?: number;
 }
 

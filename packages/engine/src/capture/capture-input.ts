@@ -4,7 +4,12 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import { TracemillError } from "@tracemill/core/errors";
 
-export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes read at a time: about this core's L2 cache, so a chunk read on the parsing thread is parsed from the cache it
+ * was copied into. Against 4 MiB, the one-core extract pass of bench-large took 6 % less time (8 alternated pairs,
+ * each faster), and the two-core command no more (and 25 MB less memory); 512 KiB was no better.
+ */
+export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
 /** Where standard input is read from: the path the command line gives for "-". */
 export const STANDARD_INPUT = "/dev/stdin";

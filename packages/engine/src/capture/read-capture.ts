@@ -16,7 +16,7 @@ export interface ReadCaptureOptions {
   signal?: AbortSignal;
   /** Called after every chunk with the file bytes read so far and the file size (compressed sizes for .gz). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
-  /** Bytes read from disk at a time; default 4 MiB. */
+  /** Bytes read from disk at a time; default 1 MiB (DEFAULT_CHUNK_BYTES). */
   chunkBytes?: number;
   /** Gets the file's bytes as read (see CaptureInputOptions.tap). */
   tap?: ChunkTap;
@@ -30,8 +30,8 @@ export interface ReadCaptureOptions {
   readAhead?: boolean;
 }
 
-/** Chunks read between turns of the event loop when reading on the calling thread (16 MiB of 4 MiB chunks). */
-const CHUNKS_PER_TURN = 4;
+/** Chunks read between turns of the event loop when reading on the calling thread (16 MiB of 1 MiB chunks). */
+const CHUNKS_PER_TURN = 16;
 
 export interface CaptureTime {
   tsSec: number;

@@ -164,7 +164,7 @@ async function threadsBackTo(count: number): Promise<number> {
 
 describe("extract --threads N when the run fails", () => {
   it("leaves no worker thread and no file after a cancellation mid-run, bad input, or a CSV it cannot create", async () => {
-    // More than one 4 MiB input chunk: the cancellation comes at the end of the first one, workers running.
+    // More than one 1 MiB input chunk: the cancellation comes at the end of the first one, workers running.
     const frame = v4udp("10.0.0.1", "10.0.0.2", 1, 53, 100);
     const big = write(
       "big.pcap",
