@@ -1,9 +1,11 @@
 // tracemill extract as a user runs it: CSV on stdout or in a file, summary beside it, usage errors, damaged input.
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "./run-cli.js";
+import { cliPath, repoRoot, runCli } from "./run-cli.js";
 
 const capture = path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
 const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-extract-test-"));
@@ -60,6 +62,34 @@ describe("tracemill extract", () => {
       expect(result.status).toBe(2);
       expect(result.stderr).toContain(`a whole number from 1 to 64 expected, got "${bad}"`);
     }
+  });
+
+  it("writes the same CSV and summary when it may use one core only (each chunk then read on the parsing thread)", () => {
+    // Copies of the capture one after another, each 1000 s later, for a file of several 1 MiB chunks.
+    const dir = scratch();
+    const bytes = fs.readFileSync(capture);
+    const copies: Buffer[] = [bytes.subarray(0, 24)];
+    for (let copy = 0; copy < 160; copy++) {
+      const records = Buffer.from(bytes.subarray(24));
+      for (let at = 0; at < records.length; at += 16 + records.readUInt32LE(at + 8)) {
+        records.writeUInt32LE(records.readUInt32LE(at) + 1000 * copy, at);
+      }
+      copies.push(records);
+    }
+    const big = path.join(dir, "copies.pcap");
+    fs.writeFileSync(big, Buffer.concat(copies));
+    expect(fs.statSync(big).size).toBeGreaterThan(3 * 1024 * 1024);
+    const one = path.join(dir, "one.csv");
+    const all = path.join(dir, "all.csv");
+    const pinned = spawnSync("taskset", ["-c", "0", process.execPath, cliPath, "extract", big, "-o", one]);
+    expect(pinned.status).toBe(0);
+    expect(runCli(["extract", big, "-o", all]).status).toBe(0);
+    expect(fs.readFileSync(one).equals(fs.readFileSync(all))).toBe(true);
+    const summary = (csv: string) => JSON.parse(fs.readFileSync(csv.replace(/\.csv$/, ".summary.json"), "utf8"));
+    expect(summary(one).csv.name).toBe("one.csv");
+    expect({ ...summary(one), csv: null }).toEqual({ ...summary(all), csv: null });
+    expect(summary(one).input.sha256).toBe(crypto.createHash("sha256").update(fs.readFileSync(big)).digest("hex"));
+    expect(summary(one).packets.read).toBe(160 * 136);
   });
 
   it("exits 1 with a one-line message for a missing file", () => {

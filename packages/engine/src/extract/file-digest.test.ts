@@ -39,17 +39,23 @@ function counted(digest: FileDigest): { tap: ChunkTap; taken: () => number; buff
 }
 
 describe("FileDigest", () => {
-  it("hashes the chunks the reader read, through three reused shared buffers", async () => {
+  it.each([
+    ["read ahead", true],
+    ["read on this thread", false],
+  ])("hashes the chunks the reader read, through three reused shared buffers (%s)", async (_, readAhead) => {
     const digest = new FileDigest(pcap);
     const { tap, taken, buffers } = counted(digest);
-    const result = await readCapture(pcap, () => {}, { chunkBytes: 256, tap });
+    const result = await readCapture(pcap, () => {}, { chunkBytes: 256, tap, readAhead });
     expect(result.packets).toBe(100);
     expect(taken()).toBe(fs.statSync(pcap).size);
     expect(buffers()).toBe(3);
     expect(await digest.result()).toBe(sha256(pcap));
   });
 
-  it("reads the bytes after a damaged record itself", async () => {
+  it.each([
+    ["read ahead", true],
+    ["read on this thread", false],
+  ])("reads the bytes after a damaged record itself (%s)", async (_, readAhead) => {
     const damaged = path.join(tmp, "damaged.pcap");
     const bytes = fs.readFileSync(pcap);
     let offset = 24;
@@ -58,7 +64,7 @@ describe("FileDigest", () => {
     fs.writeFileSync(damaged, bytes);
     const digest = new FileDigest(damaged);
     const { tap, taken } = counted(digest);
-    const result = await readCapture(damaged, () => {}, { chunkBytes: 256, tap });
+    const result = await readCapture(damaged, () => {}, { chunkBytes: 256, tap, readAhead });
     expect(result.complete).toBe(false);
     expect(taken()).toBeLessThan(bytes.length);
     expect(await digest.result()).toBe(sha256(damaged));
