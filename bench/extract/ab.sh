@@ -26,6 +26,9 @@ run() { # ROOT FLAGS → wall seconds of one cold pass+csv
 }
 
 cat "$CAPTURE" >/dev/null
+# The first run after that read was 1–1.6 s slower than the next ones in every set of 2026-11-22 evening (the kernel
+# moving the pages it reads a second time to its active list, apparently): one run, not counted, takes that cost.
+echo "warm-up $(run "$ROOT" "$FLAGS") s (not counted)"
 # The order alternates too: with the same code on both sides, the first run of a pair was 0.14 s slower on average
 # (four pairs, 2026-11-22), so a fixed order would favour the second.
 for round in $(seq "$ROUNDS"); do
