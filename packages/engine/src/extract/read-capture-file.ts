@@ -12,8 +12,6 @@ import { type ChunkTap, readCapture } from "../capture/index.js";
 export type ReadProgress = Pick<RunOptions, "onProgress" | "signal"> & {
   onPackets?: (read: number) => void;
   tap?: ChunkTap;
-  /** ReadCaptureOptions.readAhead. */
-  readAhead?: boolean;
 };
 
 export interface ReadResult {
@@ -49,7 +47,6 @@ export async function readCaptureFile(
     {
       signal: run.signal,
       tap: run.tap,
-      readAhead: run.readAhead,
       onProgress(bytesRead, totalBytes) {
         // A pipe's size is unknown until its end: 0 % until then.
         onProgress?.({ percent: totalBytes > 0 ? (100 * bytesRead) / totalBytes : 0, stage: "reading capture" });
