@@ -1,9 +1,6 @@
 // Steps the browser tests repeat: sign-up and sign-in through the forms, creating a job through its wizard, waiting for it.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-
-export const fixture = (name: string) => path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", name);
+import { fixturePath as fixture } from "../test/helpers/fixtures.js";
 
 export async function register(page: Page, base: string, user: { userName: string; email: string; password: string }) {
   await page.goto(`${base}/ui/register`);

@@ -1,19 +1,18 @@
 // Micro-benchmark of core/decode: packets per second of PacketDecoder alone (packets held in memory) and of
 // read + decode streaming a capture file. Run by hand after `npx tsc -b`:
 //   node bench/decode/decode-bench.mjs [capture] [--packets N]
-// Default capture: /tmp/bench/bench-small.pcap if present (../shared/bench/make-bench-capture.sh builds it),
-// else ../shared/testdata/captures/medium/echo-connections.pcap.
+// Default capture: /tmp/bench/bench-small.pcap (docs/performance.md, "Benchmark captures").
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DecodeKind, FragmentTracker, openPacketSource, PacketDecoder, PacketRecord } from "@tracemill/core";
 
 const args = process.argv.slice(2);
 const packetsOption = args.indexOf("--packets");
 const maxPackets = packetsOption >= 0 ? Number(args.splice(packetsOption, 2)[1]) : 300_000;
-const file =
-  args[0] ??
-  (existsSync("/tmp/bench/bench-small.pcap")
-    ? "/tmp/bench/bench-small.pcap"
-    : "../shared/testdata/captures/medium/echo-connections.pcap");
+const file = args[0] ?? "/tmp/bench/bench-small.pcap";
+if (!existsSync(file)) {
+  console.error(`${file} not found: give a capture as the argument (docs/performance.md, "Benchmark captures")`);
+  process.exit(2);
+}
 const CHUNK = 4 << 20;
 
 /** CPU seconds used since `since`: on a shared machine, wall time alone understates the rate of one core. */

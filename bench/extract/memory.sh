@@ -5,10 +5,10 @@
 #   env THREADS="1 2"   the --threads values to run (default 1)
 #   env OUT=DIR         scratch directory for the CSV (default: beside the capture; the CSV is about 1.1 GB)
 #
-# Without a capture it builds one with ../shared/bench/make-bench-capture.sh and BENCH_LARGE_FACTOR=42: 42 M packets,
-# 10.07 GB, 5.9 M sessions, 2.1 M of them live at once, all within 25 minutes of capture time (about 5 minutes to
-# build, 22 GB of free disk while building). Prints wall seconds, CPU seconds (user + sys), peak RSS, and the
-# number of rows; the CSV is deleted afterwards.
+# The figures in docs/performance.md come from bench-large built with BENCH_LARGE_FACTOR=42: 42 M packets, 10.07 GB,
+# 5.9 M sessions, 2.1 M of them live at once, all within 25 minutes of capture time (docs/performance.md, "Benchmark
+# captures"). Prints wall seconds, CPU seconds (user + sys), peak RSS, and the number of rows; the CSV is deleted
+# afterwards.
 set -euo pipefail
 export LC_ALL=C
 
@@ -19,15 +19,7 @@ THREADS=${THREADS:-1}
 OUT=${OUT:-$(dirname "$CAPTURE")}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
-if [ ! -s "$CAPTURE" ]; then
-  # The builder names its output bench-large.pcap, and builds bench-small.pcap beside it first.
-  [ "$(basename "$CAPTURE")" = bench-large.pcap ] || { echo "no capture at $CAPTURE" >&2; exit 1; }
-  dir=$(dirname "$CAPTURE")
-  had_small=$([ -e "$dir/bench-small.pcap" ] && echo yes || echo no)
-  echo "building $CAPTURE (BENCH_LARGE_FACTOR=42)…" >&2
-  BENCH_LARGE_FACTOR=42 bash "$ROOT/../shared/bench/make-bench-capture.sh" "$dir" >&2
-  [ "$had_small" = yes ] || rm -f "$dir/bench-small.pcap"
-fi
+[ -s "$CAPTURE" ] || { echo "no capture at $CAPTURE: give one as the argument (usage: bench/extract/memory.sh CAPTURE)" >&2; exit 1; }
 echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %9s %9s %12s %10s\n' threads wall_s cpu_s peak_RSS_MB rows
 for n in $THREADS; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks `tracemill extract` beside tshark's conversation statistics, argus and softflowd on one large capture.
 #
-# Usage: bench/extract/run.sh [CAPTURE]   (default /tmp/bench/bench-large.pcap, built by
-#        ../shared/bench/make-bench-capture.sh /tmp/bench; bench-small.pcap for a quick run)
+# Usage: bench/extract/run.sh [CAPTURE]   (default /tmp/bench/bench-large.pcap; bench-small.pcap for a quick run;
+#        see docs/performance.md, "Benchmark captures")
 #   env TOOLS="tracemill tracemill1 pipeline1 engine argus softflowd tshark"   which to run (tshark takes minutes on
 #                                                                             bench-large)
 #   env OUT=DIR                                            scratch directory (default /tmp/tracemill-bench-extract)
@@ -36,7 +36,7 @@ TOOLS=${TOOLS:-"tracemill tracemill1 pipeline1 engine argus softflowd tshark"}
 OUT=${OUT:-/tmp/tracemill-bench-extract}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
-[ -s "$CAPTURE" ] || { echo "no capture at $CAPTURE: run ../shared/bench/make-bench-capture.sh /tmp/bench" >&2; exit 1; }
+[ -s "$CAPTURE" ] || { echo "no capture at $CAPTURE: give one as the argument (docs/performance.md, \"Benchmark captures\")" >&2; exit 1; }
 mkdir -p "$OUT"
 echo "capture: $CAPTURE ($(du -h "$CAPTURE" | cut -f1)); machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "warming the page cache…"

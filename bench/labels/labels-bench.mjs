@@ -1,8 +1,8 @@
 // Times labelling, IPT series and images against plain feature extraction on the benchmark capture, same process,
 // same file, and prints each one's ratio (the target is ≤ 1.5×). Run by hand after `npx tsc -b`:
 //   node bench/labels/labels-bench.mjs [capture] [--runs N] [--only NAME-PREFIX]
-// Default capture: /tmp/bench/bench-small.pcap (../shared/bench/make-bench-capture.sh builds it). The attack
-// capture and the alerts come from ../shared/testdata; their conversations are among the benchmark's replicas only
+// Default capture: /tmp/bench/bench-small.pcap (docs/performance.md, "Benchmark captures"). The attack capture and
+// the alerts come from test/fixtures; their conversations are among the benchmark's replicas only
 // with rewritten addresses, so few sessions match: the cost measured is the lookup per session, which is what
 // scales with the capture.
 import fs from "node:fs";
@@ -17,9 +17,9 @@ const onlyOption = args.indexOf("--only");
 // `--only images` times plain extraction and the runs whose name starts with "images".
 const only = onlyOption >= 0 ? args.splice(onlyOption, 2)[1] : undefined;
 const capture = args[0] ?? "/tmp/bench/bench-small.pcap";
-const testdata = path.resolve(import.meta.dirname, "../../../shared/testdata");
-const attacks = path.join(testdata, "captures/attacks/hydra-bruteforce.pcapng");
-const alerts = path.join(testdata, "unified2/snort_unified2-legacy.u2");
+const fixtures = path.resolve(import.meta.dirname, "../../test/fixtures");
+const attacks = path.join(fixtures, "capture/attacks/hydra-bruteforce.pcapng");
+const alerts = path.join(fixtures, "alerts/snort_unified2-legacy.u2");
 
 /** CPU seconds of this process (user + system): on a shared 2-core machine wall time varies with the neighbours. */
 function cpu() {

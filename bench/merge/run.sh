@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks `tracemill merge` side by side with mergecap on the benchmark capture (bench-small by default).
 #
-# Usage: bench/merge/run.sh [BACKGROUND]   (default /tmp/bench/bench-small.pcap, built by
-#        ../shared/bench/make-bench-capture.sh /tmp/bench)
+# Usage: bench/merge/run.sh [BACKGROUND]   (default /tmp/bench/bench-small.pcap; see docs/performance.md,
+#        "Benchmark captures")
 #   env RUNS=N      repetitions per command, the median is printed (default 5)
 #   env OUT=DIR     scratch directory (default /tmp/tracemill-bench-merge; about 3x the background's size)
-#   env ATTACKS=F   attack capture (default ../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap)
+#   env ATTACKS=F   attack capture (default test/fixtures/capture/attacks/stratosphere-malicious-7.pcap)
 #
 # First the CLI's fixed cost: `tracemill --version` (Node start-up, commander and the command declarations; each
 # command loads its engine code only when it runs). Then for each scenario it times, with the same inputs and
@@ -27,12 +27,12 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BG=${1:-/tmp/bench/bench-small.pcap}
-ATK=${ATTACKS:-$ROOT/../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap}
+ATK=${ATTACKS:-$ROOT/test/fixtures/capture/attacks/stratosphere-malicious-7.pcap}
 RUNS=${RUNS:-5}
 OUT=${OUT:-/tmp/tracemill-bench-merge}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
-[ -s "$BG" ] || { echo "no background capture at $BG: run ../shared/bench/make-bench-capture.sh /tmp/bench" >&2; exit 1; }
+[ -s "$BG" ] || { echo "no background capture at $BG: give one as the argument (docs/performance.md, \"Benchmark captures\")" >&2; exit 1; }
 [ -s "$ATK" ] || { echo "no attack capture at $ATK" >&2; exit 1; }
 for t in mergecap editcap capinfos reordercap node; do
   command -v "$t" >/dev/null || { echo "missing tool: $t" >&2; exit 1; }

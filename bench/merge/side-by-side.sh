@@ -10,7 +10,7 @@
 #   env ROUNDS=N    rounds (default 15)
 #   env OUT=DIR     scratch directory (default /dev/shm/tracemill-side-by-side: tmpfs, so disk write-back does
 #                   not swing the system time); holds one output at a time
-#   env ATTACKS=F   attack capture (default ../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap)
+#   env ATTACKS=F   attack capture (default test/fixtures/capture/attacks/stratosphere-malicious-7.pcap)
 #   env BASE=CLI    also time this other build of the CLI (e.g. /tmp/base/apps/cli/bin/tracemill.js) each round
 # mergecap gets the attacks already shifted by tracemill's shift (editcap -t, made once, not timed).
 set -euo pipefail
@@ -19,7 +19,7 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BG=${1:-/tmp/bench/bench-small.pcap}
-ATK=${ATTACKS:-$ROOT/../shared/testdata/captures/attacks/stratosphere-malicious-7.pcap}
+ATK=${ATTACKS:-$ROOT/test/fixtures/capture/attacks/stratosphere-malicious-7.pcap}
 ROUNDS=${ROUNDS:-15}
 OUT=${OUT:-/dev/shm/tracemill-side-by-side}
 CLI="$ROOT/apps/cli/bin/tracemill.js"

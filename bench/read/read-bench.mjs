@@ -1,7 +1,7 @@
 // Read (+ decode to the transport layer) throughput of engine readCapture on a large capture, beside
 // `tcpdump -r FILE -w /dev/null` on the same file in the same run. Run by hand after `npx tsc -b`:
 //   node bench/read/read-bench.mjs [capture] [--rounds N]   (default 2 rounds: the last one is reported)
-// Default capture: /tmp/bench/bench-small.pcap (build it with ../shared/bench/make-bench-capture.sh /tmp/bench;
+// Default capture: /tmp/bench/bench-small.pcap (docs/performance.md, "Benchmark captures";
 // bench-large.pcap is the 10M-packet one). Prints packets/s per CPU second and wall second, and peak RSS.
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
@@ -13,7 +13,7 @@ const roundsAt = args.indexOf("--rounds");
 const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 2;
 const file = args[0] ?? "/tmp/bench/bench-small.pcap";
 if (!existsSync(file)) {
-  console.error(`${file} not found: build it with ../shared/bench/make-bench-capture.sh /tmp/bench`);
+  console.error(`${file} not found: give a capture as the argument (docs/performance.md, "Benchmark captures")`);
   process.exit(1);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Measures what sanitization adds on top of Suricata: the whole run versus Suricata's own time, on one capture.
 // Usage: npm run build && node bench/sanitize/bench-sanitize.mjs [capture] [--rules FILE]...
-// Default capture: /tmp/bench/bench-small.pcap (../shared/bench/make-bench-capture.sh); default rules: rules/default.
+// Default capture: /tmp/bench/bench-small.pcap (docs/performance.md, "Benchmark captures"); default rules: rules/default.
 // First runs Suricata alone (Tracemill's configuration, nothing else), then the whole sanitization; what Tracemill adds is
 // the difference (EVE and unified2 handling, the split, writing). Target: under 30 % of Suricata's time.
 import fs from "node:fs";

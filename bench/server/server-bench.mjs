@@ -1,10 +1,11 @@
 // Load test of the server, run by hand after `npx tsc -b`: 100 concurrent clients list their jobs and poll one job's
 // progress while an extraction runs; prints request latency percentiles, then streams a large upload and prints
 // its rate and the server's peak RSS.
-//   node bench/server/server-bench.mjs [capture] [--clients 100] [--seconds 20] [--interval 1000] [--upload-gb 1]
+//   node bench/server/server-bench.mjs <capture> [--clients 100] [--seconds 20] [--interval 1000] [--upload-gb 1]
 // Each client lists and polls, then waits --interval ms as a browser's polling does (0: back to back, a stress test);
 // clients start spread over the first interval. Figures and how to read them: docs/api.md, Performance.
-// Default capture: ../shared/testdata/captures/medium/echo-connections.pcap (repeat it with mergecap for more work).
+// The capture is extracted while the clients poll: a few MB keep the worker busy for the run (merge copies of one
+// with mergecap for more work).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,7 +22,13 @@ const clients = option("--clients", 100);
 const seconds = option("--seconds", 20);
 const interval = option("--interval", 1000);
 const uploadGb = option("--upload-gb", 1);
-const capture = args[0] ?? "../shared/testdata/captures/medium/echo-connections.pcap";
+const capture = args[0];
+if (capture === undefined || !fs.existsSync(capture)) {
+  console.error(
+    "usage: node bench/server/server-bench.mjs <capture> [--clients N] [--seconds S] [--interval MS] [--upload-gb G]",
+  );
+  process.exit(2);
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-bench-"));
 const server = spawn(
