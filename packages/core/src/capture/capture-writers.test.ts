@@ -39,8 +39,8 @@ function collect(write: (sink: (chunk: Uint8Array) => void) => void): Uint8Array
   return concat(...chunks);
 }
 
-const ns = readAll(new Uint8Array(fs.readFileSync(path.join(fixtures, "pcapng_multi-interface.pcapng"))));
-const pcapIn = readAll(new Uint8Array(fs.readFileSync(path.join(fixtures, "same100_100-packets.pcap"))));
+const ns = readAll(new Uint8Array(fs.readFileSync(path.join(fixtures, "formats/pcapng_multi-interface.pcapng"))));
+const pcapIn = readAll(new Uint8Array(fs.readFileSync(path.join(fixtures, "formats/same100_100-packets.pcap"))));
 
 describe("PcapWriter", () => {
   it("writes nanosecond pcap that reads back identical", () => {

@@ -108,7 +108,7 @@ function load(file: string): Uint8Array {
 }
 
 describe.each(cases)("reader: $name", (c) => {
-  const bytes = load(c.file);
+  const bytes = load(c.shared);
   const whole = readAll(bytes);
 
   it("reads every packet without damage, as tshark counts them", () => {
@@ -202,18 +202,18 @@ describe.each(cases)("reader: $name", (c) => {
 });
 
 describe("the same traffic in every format", () => {
-  const pcap = readAll(load("same100_100-packets.pcap")).packets;
+  const pcap = readAll(load("formats/same100_100-packets.pcap")).packets;
   const strip = (p: Snapshot) => ({ ...p, fileOffset: 0, interfaceIndex: 0 });
 
   it("gives identical packets from pcap µs, pcap ns and pcapng", () => {
     expect(pcap).toHaveLength(100);
-    for (const file of ["same100_100-packets-ns.pcap", "same100_100-packets.pcapng"]) {
+    for (const file of ["formats/same100_100-packets-ns.pcap", "formats/same100_100-packets.pcapng"]) {
       expect(readAll(load(file)).packets.map(strip), file).toEqual(pcap.map(strip));
     }
   });
 
   it("gives the same packets from ERF, with finer timestamps (upstream's pcap copies are within 5 µs of them)", () => {
-    const erf = readAll(load("erf_100-packets.erf")).packets;
+    const erf = readAll(load("formats/erf_100-packets.erf")).packets;
     expect(erf).toHaveLength(100);
     erf.forEach((p, i) => {
       const q = pcap[i];

@@ -1,4 +1,5 @@
-// Reader for Endace ERF records: Ethernet and IPv4/IPv6 types, rlen/wlen, Ethernet padding, extension headers.
+// Reader for Endace ERF records: Ethernet and IPv4/IPv6 types, rlen/wlen, Ethernet padding, extension headers;
+// provenance (meta) records, padding and other non-packet types are skipped and counted wherever they appear.
 
 import type { CapturedPacket } from "./packet.js";
 import type { CaptureInfo } from "./packet-source.js";
@@ -6,6 +7,8 @@ import { ReaderBase } from "./reader-base.js";
 
 const HEADER = 16;
 const TYPE_PAD = 48;
+/** Provenance metadata (ERF_TYPE_META): what current Endace software writes first, and again while capturing. */
+export const ERF_TYPE_META = 27;
 /** ERF types 1..29 are defined; 48 is padding. Anything else means the bytes are not ERF records. */
 const MAX_DEFINED_TYPE = 29;
 const LINKTYPE_ETHERNET = 1;
@@ -37,6 +40,7 @@ export class ErfReader extends ReaderBase {
     sections: [{ byteOrder: "big-endian", offset: 0, comments: [] }],
     comments: [],
     skippedRecords: 0,
+    warnings: [],
   };
   private readonly seenPorts = [false, false, false, false];
 

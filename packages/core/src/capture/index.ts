@@ -17,6 +17,7 @@ export type {
   CaptureInfo,
   CaptureInterface,
   CaptureSection,
+  CaptureWarning,
   PacketSource,
 } from "./packet-source.js";
 export { PcapReader } from "./pcap-reader.js";

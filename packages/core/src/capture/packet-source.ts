@@ -50,8 +50,28 @@ export interface CaptureInfo {
   sections: CaptureSection[];
   /** Comments of all sections, in order. */
   comments: string[];
-  /** Blocks or records that carry no packet and were skipped (pcapng statistics, name resolution, custom; ERF padding). */
+  /**
+   * Blocks or records that carry no packet and were skipped (pcapng statistics, name resolution, custom; ERF
+   * provenance/meta records, padding and other non-packet types).
+   */
   skippedRecords: number;
+  /** What was read past without stopping, one entry per kind (see CaptureWarning). */
+  warnings: CaptureWarning[];
+}
+
+/**
+ * Something unusual that did not stop reading: counted, with where it first happened. Codes:
+ * "timestamp-carried" (a pcap fraction of a second or more, carried into the seconds), "no-packets" (the capture
+ * ended cleanly without a single packet).
+ */
+export interface CaptureWarning {
+  code: "timestamp-carried" | "no-packets";
+  /** Records concerned (1 for "no-packets"). */
+  count: number;
+  /** Byte offset of the first one (in the decompressed input). */
+  offset: number;
+  /** The first occurrence, for a person. */
+  message: string;
 }
 
 /** Why reading stopped early. */

@@ -66,8 +66,58 @@ describe("pcap reader", () => {
     });
   });
 
-  it("rejects a microsecond fraction of a million or more as a broken record", () => {
-    expect(read(pcap(true, 0xa1b2c3d4, 0, [[1, 1_000_000, 4]])).error).toMatchObject({ code: "BAD_INPUT" });
+  it("carries a fraction of a second or more into the seconds and counts it, in both resolutions", () => {
+    // tcpdump and Wireshark read all three; by hand: 1 s + 1 000 000 µs = 2 s, 7 s + 4 294 967 295 µs = 4301 s +
+    // 967 295 µs, 9 s + 2 500 000 000 ns = 11.5 s.
+    const us = read(
+      pcap(true, 0xa1b2c3d4, 0, [
+        [1, 1_000_000, 4],
+        [5, 999_999, 4],
+        [7, 0xffffffff, 4],
+      ]),
+    );
+    expect([us.error, us.packets.map((p) => p.slice(0, 2))]).toEqual([
+      undefined,
+      [
+        [2, 0],
+        [5, 999_999_000],
+        [4301, 967_295_000],
+      ],
+    ]);
+    expect(us.reader.info.warnings).toEqual([
+      {
+        code: "timestamp-carried",
+        count: 2,
+        offset: 24,
+        message:
+          "timestamp fraction 1000000 µs is not below one second: carried into the seconds (1 s + 1000000 µs = 2.000000000 s)",
+      },
+    ]);
+    const ns = read(pcap(false, 0xa1b23c4d, 0, [[9, 2_500_000_000, 4]]));
+    expect([ns.error, ns.packets[0].slice(0, 2), ns.reader.info.warnings[0].count]).toEqual([
+      undefined,
+      [11, 500_000_000],
+      1,
+    ]);
+  });
+
+  it("refuses a link-type field with reserved bits 16–25 set, naming the field; keeps the FCS bits out of the type", () => {
+    const reserved = pcap(true, 0xa1b2c3d4, 0, [[1, 0, 4]]);
+    new DataView(reserved.buffer).setUint32(20, 0x00300000, true);
+    expect(read(reserved)).toMatchObject({
+      packets: [],
+      error: {
+        code: "BAD_INPUT",
+        context: { offset: 20 },
+        message:
+          "damaged capture at byte 20: pcap header link-type field 0x00300000 has reserved bits 16–25 set (0x00300000): not a pcap file libpcap or Wireshark would read",
+      },
+    });
+    // FCS length present (bit 26), 2 × 16 bits of FCS (bits 28–31): Ethernet all the same.
+    const fcs = pcap(false, 0xa1b2c3d4, 0, [[1, 0, 4]]);
+    new DataView(fcs.buffer).setUint32(20, 0x24000001, false);
+    const read2 = read(fcs);
+    expect([read2.error, read2.packets[0][4], read2.reader.info.interfaces[0].linkType]).toEqual([undefined, 1, 1]);
   });
 
   it("reports a truncated file header as BAD_INPUT", () => {
@@ -78,9 +128,17 @@ describe("pcap reader", () => {
     });
   });
 
-  it("reads a file with a header and no packets", () => {
+  it("reads a file with a header and no packets, and says it holds none", () => {
     const { reader, packets, error } = read(pcap(true, 0xa1b2c3d4, 0, []));
     expect([packets.length, error, reader.done]).toEqual([0, undefined, true]);
+    expect(reader.info.warnings).toEqual([
+      {
+        code: "no-packets",
+        count: 1,
+        offset: 24,
+        message: "no packets: the capture ends after its headers (24 bytes)",
+      },
+    ]);
   });
 });
 
@@ -163,17 +221,22 @@ describe("pcap reader, whole records in a chunk or spanning chunks", () => {
     ] as const) {
       const clean = pcap(le, magic, 65535, records);
       const at = 24 + records.slice(0, 25).reduce((n, [, , c]) => n + 16 + c, 0);
-      // A bad timestamp fraction, a captured length beyond the limit, the file cut inside a record header or its data.
-      const badFraction = clean.slice();
-      new DataView(badFraction.buffer).setUint32(at + 4, limit, le);
+      // A fraction of one second (carried, not damage), a captured length beyond the limit, the file cut inside a
+      // record header or its data.
+      const carried = clean.slice();
+      new DataView(carried.buffer).setUint32(at + 4, limit, le);
       const badLength = clean.slice();
       new DataView(badLength.buffer).setUint32(at + 8, 262_145, le);
       const cut = clean.slice(0, at + 9);
       const unit = 1e9 / limit;
       for (const packet of expected) packet[1] = records[packet[5]!][1] * unit;
+      const carriedPackets = expected.map((p, i) => (i === 25 ? [p[0]! + 1, 0, ...p.slice(2)] : p));
+      for (const size of sizes) {
+        const read = readInChunks(carried, size);
+        expect([read.packets, read.error, read.done]).toEqual([carriedPackets, undefined, true]);
+      }
       const cases = [
         [clean, undefined],
-        [badFraction, `timestamp fraction ${limit} is not below ${limit} (not a packet record)`],
         [badLength, "captured length 262145 is beyond the snapshot length 65535"],
         [cut, "truncated packet record header: 16 bytes needed, the file ends after 9"],
         [clean.slice(0, at + 26), "truncated packet record: 41 bytes needed, the file ends after 26"],

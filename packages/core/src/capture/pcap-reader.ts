@@ -6,6 +6,11 @@ import { ReaderBase } from "./reader-base.js";
 
 const FILE_HEADER = 24;
 const RECORD_HEADER = 16;
+/**
+ * Bits 16–25 of the header's link-type field are reserved and must be zero (libpcap and Wireshark refuse the file
+ * otherwise); the link type is the low 16 bits; bits 26 and 28–31 carry the FCS length, which is not needed here.
+ */
+const LINKTYPE_RESERVED = 0x03ff0000;
 
 export class PcapReader extends ReaderBase {
   readonly info: CaptureInfo = {
@@ -15,6 +20,7 @@ export class PcapReader extends ReaderBase {
     sections: [],
     comments: [],
     skippedRecords: 0,
+    warnings: [],
   };
   private headerRead = false;
   private littleEndian = true;
@@ -71,15 +77,42 @@ export class PcapReader extends ReaderBase {
     const le = this.littleEndian;
     const fraction = w.view.getUint32(w.pos + 4, le);
     const capturedLength = w.view.getUint32(w.pos + 8, le);
-    if (fraction >= this.fractionLimit) {
-      this.fail(w.offset, `timestamp fraction ${fraction} is not below ${this.fractionLimit} (not a packet record)`);
-    }
     if (capturedLength > this.lengthLimit) {
       this.fail(w.offset, `captured length ${capturedLength} is beyond the snapshot length ${this.snaplen}`);
     }
     const total = RECORD_HEADER + capturedLength;
     if (w.end - w.pos < total && !w.need(total)) return this.outOfInput(total, "packet record", false);
-    return this.next();
+    if (fraction < this.fractionLimit) return this.next();
+    return this.carried(fraction, capturedLength);
+  }
+
+  /**
+   * A whole record whose fraction is a second or more (a writer that did not normalise its timestamps): the whole
+   * seconds in it are carried into the seconds field, as tcpdump's and Wireshark's time arithmetic does, and counted.
+   */
+  private carried(fraction: number, capturedLength: number): CapturedPacket {
+    const w = this.w;
+    const p = w.pos;
+    const view = w.view;
+    const le = this.littleEndian;
+    const seconds = view.getUint32(p, le);
+    const carry = Math.floor(fraction / this.fractionLimit);
+    const rec = this.rec;
+    rec.tsSec = seconds + carry;
+    rec.tsNsec = (fraction - carry * this.fractionLimit) * this.nsPerUnit;
+    this.warn("timestamp-carried", w.offset, () => {
+      const unit = this.fractionLimit === 1e9 ? "ns" : "µs";
+      const ns = String(rec.tsNsec).padStart(9, "0");
+      return `timestamp fraction ${fraction} ${unit} is not below one second: carried into the seconds (${seconds} s + ${fraction} ${unit} = ${rec.tsSec}.${ns} s)`;
+    });
+    rec.originalLength = view.getUint32(p + 12, le);
+    rec.linkType = this.linkType;
+    rec.interfaceIndex = 0;
+    rec.fileOffset = w.base + p;
+    rec.index = this.packetCount++;
+    rec.setBytes(w.buf, p + RECORD_HEADER, capturedLength);
+    w.consume(RECORD_HEADER + capturedLength);
+    return rec;
   }
 
   private readFileHeader(): boolean {
@@ -108,7 +141,15 @@ export class PcapReader extends ReaderBase {
     if (major !== 2) this.fail(w.offset + 4, `pcap version ${major}.${minor} is not supported (2.x is)`);
     this.snaplen = view.getUint32(p + 16, le);
     this.lengthLimit = saneLengthLimit(this.snaplen);
-    this.linkType = view.getUint32(p + 20, le) & 0x03ffffff;
+    const linkTypeField = view.getUint32(p + 20, le);
+    if ((linkTypeField & LINKTYPE_RESERVED) !== 0) {
+      const hex = (n: number) => `0x${(n >>> 0).toString(16).padStart(8, "0")}`;
+      this.fail(
+        w.offset + 20,
+        `pcap header link-type field ${hex(linkTypeField)} has reserved bits 16–25 set (${hex(linkTypeField & LINKTYPE_RESERVED)}): not a pcap file libpcap or Wireshark would read`,
+      );
+    }
+    this.linkType = linkTypeField & 0xffff;
     const info = this.info;
     info.byteOrder = le ? "little-endian" : "big-endian";
     info.version = `${major}.${minor}`;

@@ -40,6 +40,7 @@ export class PcapngReader extends ReaderBase {
     sections: [],
     comments: [],
     skippedRecords: 0,
+    warnings: [],
   };
   private le = true;
   private interfaces: SectionInterface[] = [];

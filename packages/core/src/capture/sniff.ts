@@ -1,6 +1,6 @@
 // Picks the reader from the first bytes of the input (never from the file name).
 import { TracemillError } from "../errors.js";
-import { ErfReader, erfLinkType } from "./erf-reader.js";
+import { ERF_TYPE_META, ErfReader, erfLinkType } from "./erf-reader.js";
 import type { CaptureFormat, PacketSource } from "./packet-source.js";
 import { PcapReader } from "./pcap-reader.js";
 import { PcapngReader } from "./pcapng-reader.js";
@@ -43,7 +43,10 @@ export function openPacketSource(firstChunk: Uint8Array): PacketSource {
   return source;
 }
 
-/** ERF has no magic: accept when the first records (up to 4 that fit) have defined types and sane lengths. */
+/**
+ * ERF has no magic: accept when the first records (up to 4 that fit) have defined types and sane lengths, the first
+ * one a packet, padding or provenance (meta) record, and their timestamps lie within a day of each other.
+ */
 function looksLikeErf(bytes: Uint8Array): boolean {
   if (bytes.length < 16) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -55,10 +58,12 @@ function looksLikeErf(bytes: Uint8Array): boolean {
     const seconds = view.getUint32(p + 4, true);
     const header = erfLinkType(type) === 1 ? 18 : 16;
     if (type === 0 || (type > 29 && type !== 48) || rlen < header) return false;
-    if (records === 0) {
-      if (erfLinkType(type) < 0 && type !== 48) return false;
-      firstSeconds = seconds;
-    } else if (Math.abs(seconds - firstSeconds) > ONE_DAY) return false;
+    if (records === 0 && erfLinkType(type) < 0 && type !== 48 && type !== ERF_TYPE_META) return false;
+    // A provenance record's time is when it was written, which need not be near the packets'.
+    if (type !== ERF_TYPE_META) {
+      if (firstSeconds < 0) firstSeconds = seconds;
+      else if (Math.abs(seconds - firstSeconds) > ONE_DAY) return false;
+    }
     p += rlen;
   }
   return true;

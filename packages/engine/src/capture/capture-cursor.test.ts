@@ -28,7 +28,7 @@ async function drain(cursor: CaptureCursor): Promise<string[]> {
 
 describe("openCaptureCursor", () => {
   it("gives the same packets as readCapture, with small chunks too", async () => {
-    const file = path.join(fixtures, "dvwa-web-attacks.pcapng");
+    const file = path.join(fixtures, "attacks/dvwa-web-attacks.pcapng");
     const expected: string[] = [];
     await readCapture(file, (p) => expected.push(`${p.tsSec}.${p.tsNsec}/${p.capturedLength}`));
     for (const chunkBytes of [undefined, 100]) {
@@ -41,8 +41,8 @@ describe("openCaptureCursor", () => {
   });
 
   it("merges two captures by timestamp with synchronous next() and async fill()", async () => {
-    const a = await openCaptureCursor(path.join(fixtures, "eternalblue-scan.pcap"), { chunkBytes: 512 });
-    const b = await openCaptureCursor(path.join(fixtures, "pcap-be-us_pptp.pcap"), { chunkBytes: 512 });
+    const a = await openCaptureCursor(path.join(fixtures, "attacks/eternalblue-scan.pcap"), { chunkBytes: 512 });
+    const b = await openCaptureCursor(path.join(fixtures, "formats/pcap-be-us_pptp.pcap"), { chunkBytes: 512 });
     const heads = [a, b].map((c) => ({ cursor: c, packet: null as { tsSec: number; tsNsec: number } | null }));
     const merged: number[] = [];
     for (;;) {
@@ -65,7 +65,7 @@ describe("openCaptureCursor", () => {
   });
 
   it("ends at damage with the packets before it, and rejects a file that is not a capture", async () => {
-    const bytes = fs.readFileSync(path.join(fixtures, "eternalblue-scan.pcap"));
+    const bytes = fs.readFileSync(path.join(fixtures, "attacks/eternalblue-scan.pcap"));
     const file = path.join(tmp, "cut.pcap");
     fs.writeFileSync(file, bytes.subarray(0, bytes.length - 10));
     const cursor = await openCaptureCursor(file, { chunkBytes: 700 });

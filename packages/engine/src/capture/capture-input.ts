@@ -1,8 +1,8 @@
 // Reads a capture file as large chunks, gunzipping transparently (gzip found by its magic 1f 8b, not by the name);
 // a pipe (standard input, a FIFO) is read in order, as it comes.
 import fs from "node:fs";
-import zlib from "node:zlib";
 import { TracemillError } from "@tracemill/core/errors";
+import { GzipInput, type InflateLimits, readFault } from "./gunzip.js";
 
 /**
  * Bytes read at a time: about this core's L2 cache, so a chunk read on the parsing thread is parsed from the cache it
@@ -57,6 +57,8 @@ export interface CaptureInputOptions {
    * digest needs no second read of the file.
    */
   tap?: ChunkTap;
+  /** How far a gzip input may inflate; default INFLATE_LIMITS (docs/formats.md, "gzip"). */
+  inflateLimits?: InflateLimits;
 }
 
 /**
@@ -98,8 +100,7 @@ export class CaptureInput {
   private turn = 0;
   private ahead: Promise<number> | null = null;
   private position = 0;
-  private gunzip: AsyncIterator<Buffer> | null = null;
-  private stream: fs.ReadStream | null = null;
+  private gunzip: GzipInput | null = null;
   private readonly synchronous: boolean;
   private readonly tap: ChunkTap | null;
 
@@ -150,7 +151,7 @@ export class CaptureInput {
       if (!compressed) return new CaptureInput(handle, stat.size, false, chunkBytes, options);
       await handle.close();
       const input = new CaptureInput(null, stat.size, true, chunkBytes, options);
-      input.startGunzip(file, chunkBytes);
+      input.gunzip = new GzipInput(file, stat.size, chunkBytes, options.inflateLimits);
       return input;
     } catch (error) {
       options.tap?.declined();
@@ -159,18 +160,26 @@ export class CaptureInput {
     }
   }
 
-  /** The next chunk, or null at the end of the input. Rejects with the zlib error for damaged gzip data. */
+  /**
+   * The next chunk, or null at the end of the input. A read error, damaged or cut gzip data and a gzip input past
+   * its inflation limits reject with an input fault (gunzip.ts: namedFault adds the file and packets read).
+   */
   async read(): Promise<Uint8Array | null> {
     if (this.gunzip !== null) {
-      const step = await this.gunzip.next();
-      this.fileBytesRead = this.stream!.bytesRead;
-      return step.done ? null : new Uint8Array(step.value.buffer, step.value.byteOffset, step.value.length);
+      const chunk = await this.gunzip.read();
+      this.fileBytesRead = this.gunzip.fileBytesRead;
+      return chunk === null ? null : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     }
     if (this.synchronous) {
       const current = this.turn;
       const buffer = this.buffers[current];
       if (this.tap !== null) await this.tap.released(buffer);
-      const bytes = fs.readSync(this.handle!.fd, buffer, 0, buffer.length, this.position);
+      let bytes: number;
+      try {
+        bytes = fs.readSync(this.handle!.fd, buffer, 0, buffer.length, this.position);
+      } catch (error) {
+        throw readFault(error, this.position);
+      }
       this.position += bytes;
       this.fileBytesRead = this.position;
       if (bytes === 0) return null;
@@ -214,7 +223,7 @@ export class CaptureInput {
   }
 
   async close(): Promise<void> {
-    this.stream?.destroy();
+    this.gunzip?.close();
     await this.ahead?.catch(() => 0);
     await this.handle?.close();
   }
@@ -223,24 +232,21 @@ export class CaptureInput {
     const buffer = this.buffers[index];
     if (this.tap !== null) await this.tap.released(buffer);
     let bytesRead = 0;
-    if (this.streamed) {
-      // A pipe gives what its writer has written (64 KiB at most at a time): the chunk is filled up to its end.
-      for (let n = -1; n !== 0 && bytesRead < buffer.length; bytesRead += n) {
-        n = (await this.handle!.read(buffer, bytesRead, buffer.length - bytesRead, null)).bytesRead;
+    try {
+      if (this.streamed) {
+        // A pipe gives what its writer has written (64 KiB at most at a time): the chunk is filled up to its end.
+        for (let n = -1; n !== 0 && bytesRead < buffer.length; bytesRead += n) {
+          n = (await this.handle!.read(buffer, bytesRead, buffer.length - bytesRead, null)).bytesRead;
+        }
+      } else {
+        bytesRead = (await this.handle!.read(buffer, 0, buffer.length, this.position)).bytesRead;
       }
-    } else {
-      bytesRead = (await this.handle!.read(buffer, 0, buffer.length, this.position)).bytesRead;
+    } catch (error) {
+      throw readFault(error, this.position + bytesRead);
     }
     this.position += bytesRead;
     this.fileBytesRead = this.position;
     if (this.tap !== null && bytesRead > 0) this.tap.take(buffer, bytesRead);
     return bytesRead;
-  }
-
-  private startGunzip(file: string, chunkBytes: number): void {
-    this.stream = fs.createReadStream(file, { highWaterMark: chunkBytes });
-    const gunzip = zlib.createGunzip({ chunkSize: Math.max(64, Math.min(chunkBytes, 1024 * 1024)) });
-    this.stream.on("error", (error) => gunzip.destroy(error));
-    this.gunzip = this.stream.pipe(gunzip)[Symbol.asyncIterator]();
   }
 }

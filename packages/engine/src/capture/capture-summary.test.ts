@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("summarizeCapture", () => {
   it("summarises a nanosecond pcap: SLL link type, TCP handshake, exact duration", async () => {
-    const s = await summarizeCapture(path.join(fixtures, "pcap-le-ns_sll_tcp-handshake-nano.pcap"));
+    const s = await summarizeCapture(path.join(fixtures, "formats/pcap-le-ns_sll_tcp-handshake-nano.pcap"));
     expect(s).toMatchObject({
       format: "pcap",
       version: "2.4",

@@ -1,6 +1,6 @@
 // What `tracemill info` shows: capinfos' facts about a capture plus the decoder's view (IP versions, transports,
 // truncated and malformed packets), from one streaming pass.
-import { linkTypeName } from "@tracemill/core/capture";
+import { type CaptureWarning, linkTypeName } from "@tracemill/core/capture";
 import { DecodeKind, PacketDecoder } from "@tracemill/core/decode";
 import { type CaptureTime, type ReadCaptureOptions, readCapture } from "./read-capture.js";
 
@@ -40,7 +40,10 @@ export interface CaptureSummary {
   udp: number;
   /** Packets that are neither TCP nor UDP (other IP protocols, non-IP, fragments without ports, undecodable). */
   other: number;
-  /** Packets whose headers are cut short by the capture. */
+  /**
+   * Packets the capture cut before their IP header and ports were complete (DecodedPacket.truncated): the same count
+   * as a run summary's `packets.ignored.truncated`. Packets cut later are in `snapped` only.
+   */
   truncated: number;
   /** Packets with inconsistent headers. */
   malformed: number;
@@ -49,6 +52,8 @@ export interface CaptureSummary {
   /** Link types the decoder does not know, with their packets (counted as other). */
   undecodedLinkTypes: { linkType: number; name: string; packets: number }[];
   skippedRecords: number;
+  /** What the reader read past without stopping: carried timestamps, no packets at all (docs/formats.md). */
+  warnings: CaptureWarning[];
   complete: boolean;
   damage?: { offset: number; message: string };
 }
@@ -108,6 +113,7 @@ export async function summarizeCapture(file: string, options: ReadCaptureOptions
       .sort(([a], [b]) => a - b)
       .map(([linkType, packets]) => ({ linkType, name: linkTypeName(linkType), packets })),
     skippedRecords: info.skippedRecords,
+    warnings: info.warnings,
     complete: result.complete,
     ...(result.damage ? { damage: result.damage } : {}),
   };

@@ -13,7 +13,7 @@ import { readCapture } from "./read-capture.js";
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-writer-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const input = path.join(fixtures, "dvwa-web-attacks.pcapng");
+const input = path.join(fixtures, "attacks/dvwa-web-attacks.pcapng");
 
 function tshark(args: string[]): string {
   const run = spawnSync("tshark", args, { encoding: "utf8" });

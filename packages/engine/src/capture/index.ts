@@ -6,11 +6,13 @@
 //
 //   const cursor = await openCaptureCursor("a.pcap");               // sync next(), async fill()
 //   const out = await openCaptureWriter("out.pcapng", { format: "pcapng", interfaces });
+//   await gunzipToFile("up.pcap.gz", "up.pcap", { name: "up.pcap.gz", signal }); // bounded, errors name the file
 //   if (!out.write(packet)) await out.drain();  …  await out.close(); // or out.abort()
 export { CaptureCursor, type CaptureCursorOptions, openCaptureCursor } from "./capture-cursor.js";
 export { CaptureInput, type ChunkTap, DEFAULT_CHUNK_BYTES, yieldToEventLoop } from "./capture-input.js";
 export { type CaptureSummary, isoTime, summarizeCapture } from "./capture-summary.js";
 export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
+export { gunzipToFile, INFLATE_LIMITS, type InflateLimits } from "./gunzip.js";
 export {
   type CaptureTime,
   PacketStats,

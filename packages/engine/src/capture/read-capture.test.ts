@@ -1,4 +1,4 @@
-// readCapture over every capture in ../shared/testdata/captures agrees with tshark and capinfos; gzip, damage,
+// readCapture over every capture of the library (test/fixtures/capture) agrees with tshark and capinfos; gzip, damage,
 // progress and cancellation behave as documented.
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +10,6 @@ import type { ChunkTap } from "./capture-input.js";
 import { readCapture } from "./read-capture.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const shared = path.resolve(repo, "../shared/testdata/captures");
 const fixtures = path.join(repo, "test/fixtures/capture");
 const expected = JSON.parse(fs.readFileSync(path.join(fixtures, "tshark-expected.json"), "utf8")) as Record<
   string,
@@ -29,7 +28,7 @@ const expected = JSON.parse(fs.readFileSync(path.join(fixtures, "tshark-expected
 /** Where Tracemill deliberately differs from tshark, and why. */
 const deliberate: Record<string, string> = {
   "formats/bad_pcap-ns_timestamp-invalid-nano.pcap":
-    "a nanosecond fraction of 1e9 or more is not a timestamp: Tracemill stops there as damage, tshark prints it",
+    "tshark prints the raw fraction (1418145370.1000000000) where Tracemill carries it into the seconds; checked below",
 };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-capture-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -41,7 +40,7 @@ describe("readCapture agrees with tshark and capinfos", () => {
   const names = Object.keys(expected).filter((name) => !(name in deliberate));
   it.each(names)("%s", async (name) => {
     const want = expected[name];
-    const file = path.join(shared, name);
+    const file = path.join(fixtures, name);
     if (want.error !== null && want.packets === 0) {
       await expect(readCapture(file, () => {})).rejects.toMatchObject({ code: "BAD_INPUT" });
       return;
@@ -79,15 +78,24 @@ describe("readCapture agrees with tshark and capinfos", () => {
     }
   });
 
-  it("stops at the invalid nanosecond fraction that tshark prints, keeping the packet before it", async () => {
-    const file = path.join(fixtures, "bad_pcap-ns_timestamp-invalid-nano.pcap");
-    const result = await readCapture(file, () => {});
-    expect(result.packets).toBe(1);
-    expect(result.complete).toBe(false);
-    expect(result.damage?.offset).toBe(116);
-    expect(result.damage?.message).toBe(
-      `${file}: damaged capture at byte 116 (after 1 packet): timestamp fraction 1000000000 is not below 1000000000 (not a packet record)`,
-    );
+  it("reads all three packets of the file with nanosecond fractions of a second or more, carrying them", async () => {
+    // tshark and capinfos read 3 packets (220 bytes); tshark prints the second's time as 1418145370.1000000000 and
+    // its frame.time_delta as 1.000000001, i.e. 1418145369.999999999 + 1.000000001 = 1418145371.000000000. The
+    // third's fraction 2147483648 ns is 2 s + 147483648 ns (tshark reads it as a negative 32-bit number).
+    const file = path.join(fixtures, "formats/bad_pcap-ns_timestamp-invalid-nano.pcap");
+    const times: string[] = [];
+    const result = await readCapture(file, (p) => times.push(`${p.tsSec}.${String(p.tsNsec).padStart(9, "0")}`));
+    expect(times).toEqual(["1418145369.999999999", "1418145371.000000000", "1418145372.147483648"]);
+    expect([result.packets, result.bytes, result.complete, result.damage]).toEqual([3, 220, true, undefined]);
+    expect(result.info.warnings).toEqual([
+      {
+        code: "timestamp-carried",
+        count: 2,
+        offset: 116,
+        message:
+          "timestamp fraction 1000000000 ns is not below one second: carried into the seconds (1418145370 s + 1000000000 ns = 1418145371.000000000 s)",
+      },
+    ]);
   });
 });
 
@@ -98,7 +106,7 @@ function byTime(a: string, b: string): number {
 }
 
 describe("readCapture", () => {
-  const pcapng = path.join(fixtures, "dvwa-web-attacks.pcapng");
+  const pcapng = path.join(fixtures, "attacks/dvwa-web-attacks.pcapng");
 
   async function collect(file: string, options = {}) {
     const packets: string[] = [];
@@ -125,7 +133,7 @@ describe("readCapture", () => {
   });
 
   it("recognises ERF (no magic) even when the input comes in chunks smaller than a record", async () => {
-    const erf = path.join(fixtures, "erf_100-packets.erf");
+    const erf = path.join(fixtures, "formats/erf_100-packets.erf");
     const whole = await collect(erf);
     const gz = path.join(tmp, "erf.gz");
     fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(erf)));

@@ -11,6 +11,7 @@ import {
 } from "@tracemill/core/capture";
 import { isTracemillError, TracemillError } from "@tracemill/core/errors";
 import { CaptureInput, type ChunkTap, yieldToEventLoop } from "./capture-input.js";
+import { namedFault } from "./gunzip.js";
 
 export interface ReadCaptureOptions {
   signal?: AbortSignal;
@@ -148,8 +149,8 @@ export class PacketStats {
 }
 
 /**
- * The next chunk; damaged gzip data ends the input like a truncated file (DAMAGED_INPUT once packets were
- * read through `source`, BAD_INPUT before).
+ * The next chunk; a read error, damaged or cut gzip data or a gzip bomb ends the input like a truncated file
+ * (DAMAGED_INPUT once packets were read through `source`, BAD_INPUT before), naming the file and where.
  */
 export async function readChunk(
   input: CaptureInput,
@@ -159,12 +160,7 @@ export async function readChunk(
   try {
     return await input.read();
   } catch (error) {
-    if (isTracemillError(error)) throw withFileName(error, file);
-    const packets = source?.packetCount ?? 0;
-    const offset = source?.consumedBytes ?? 0;
-    const detail = (error as Error).message;
-    const reason = input.compressed ? `the gzip data is damaged (${detail})` : `could not be read (${detail})`;
-    throw new TracemillError(packets > 0 ? "DAMAGED_INPUT" : "BAD_INPUT", `${file}: ${reason}`, { file, offset });
+    throw withFileName(namedFault(error, file, source?.packetCount ?? 0), file);
   }
 }
 

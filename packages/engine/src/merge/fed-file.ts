@@ -3,6 +3,7 @@
 // thread pool while the caller walks the current one, or on the calling thread, which then finds it in its cache.
 import fs from "node:fs";
 import { TracemillError } from "@tracemill/core/errors";
+import { readFault } from "../capture/gunzip.js";
 import type { DigestFeed } from "./digest-feed.js";
 
 /**
@@ -62,7 +63,7 @@ export class FedFile {
     return new FedFile(fd, feed, input, readAhead);
   }
 
-  /** The next chunk (valid until the next call), or null at the end of the file. */
+  /** The next chunk (valid until the next call), or null at the end of the file; a read error is an input fault. */
   async read(): Promise<Uint8Array | null> {
     const chunk = await (this.ahead ?? this.fetch());
     this.ahead = null;
@@ -86,9 +87,14 @@ export class FedFile {
     const slot = feed?.slot(this.input, position) ?? null;
     if (slot === null) feed?.outrun(this.input, position);
     const buffer = slot ?? this.ownBuffer();
-    const bytes = this.readAhead
-      ? await readAt(this.fd, buffer, position)
-      : fs.readSync(this.fd, buffer, 0, buffer.length, position);
+    let bytes: number;
+    try {
+      bytes = this.readAhead
+        ? await readAt(this.fd, buffer, position)
+        : fs.readSync(this.fd, buffer, 0, buffer.length, position);
+    } catch (error) {
+      throw readFault(error, position);
+    }
     if (slot !== null) {
       if (bytes > 0) feed!.publish(this.input, bytes);
     } else feed?.take(this.input, position, new Uint8Array(buffer.buffer, buffer.byteOffset, bytes));

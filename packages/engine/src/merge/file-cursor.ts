@@ -2,8 +2,8 @@
 // core reader found from the magic bytes. Unlike a capture cursor it throws on damage, naming the file: a merge
 // with a damaged input stops.
 import { type CapturedPacket, type CaptureInfo, openPacketSource, type PacketSource } from "@tracemill/core/capture";
-import { isTracemillError, TracemillError } from "@tracemill/core/errors";
 import { CaptureInput } from "../capture/index.js";
+import { readChunk, readFirstChunk, withFile, withFileName } from "../capture/read-capture.js";
 import type { MergeSource } from "./merge-source.js";
 
 export class FileCursor implements MergeSource {
@@ -46,20 +46,26 @@ export class FileCursor implements MergeSource {
   async fill(): Promise<boolean> {
     if (this.ended) return false;
     try {
-      const chunk = await this.input.read();
-      if (!chunk) {
-        this.ended = true;
-        // An empty file gets the reader's "empty file" message from sniffing nothing.
-        if (!this.source) this.source = openPacketSource(new Uint8Array(0));
-        this.source.end();
+      if (this.source === null) {
+        // At least SNIFF_BYTES for the sniffer (gzip output can come in small pieces); an empty file gets the
+        // reader's "empty file" message from sniffing nothing.
+        const first = await readFirstChunk(this.input, this.name);
+        this.source = withFile(this.name, () => openPacketSource(first ?? new Uint8Array(0)));
+        if (first === null) this.end(this.source);
         return true;
       }
-      if (!this.source) this.source = openPacketSource(chunk);
+      const chunk = await readChunk(this.input, this.name, this.source);
+      if (chunk === null) this.end(this.source);
       else this.source.push(chunk);
       return true;
     } catch (error) {
       throw this.named(error);
     }
+  }
+
+  private end(source: PacketSource): void {
+    this.ended = true;
+    source.end();
   }
 
   /** Stops reading and releases the file. */
@@ -69,14 +75,6 @@ export class FileCursor implements MergeSource {
   }
 
   private named(error: unknown): unknown {
-    if (isTracemillError(error)) {
-      return new TracemillError(error.code, `${this.name}: ${error.message}`, { ...error.context, file: this.name });
-    }
-    if (error instanceof Error && "code" in error && error.code === "Z_DATA_ERROR") {
-      return new TracemillError("DAMAGED_INPUT", `${this.name}: damaged gzip data (${error.message})`, {
-        file: this.name,
-      });
-    }
-    return error;
+    return withFileName(error, this.name);
   }
 }

@@ -4,18 +4,16 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { isTracemillError } from "@tracemill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fixturePath as fixture } from "../../../../test/helpers/fixtures.js";
 import { FileCursor } from "./file-cursor.js";
 import { mergeCaptures } from "./merge-captures.js";
 import { pull } from "./merge-source.js";
 import { readAttackPacketRanges, readProvenance } from "./provenance-reader.js";
 import { formatSeconds, toNs } from "./timestamp.js";
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
-const fixture = (name: string) => path.join(fixtures, name);
 const wikipedia = fixture("wikipedia-browse.pcap");
 const eternalblue = fixture("eternalblue-scan.pcap");
 
@@ -163,7 +161,7 @@ describe("mergeCaptures", () => {
   it("keeps interface names, descriptions, snap lengths and comments in pcapng", async () => {
     const { output } = await merge(
       fixture("pcapng_multi-interface.pcapng"),
-      fixture("pcapng-comments-test009.pcapng"),
+      fixture("capture/formats/pcapng-suite/le/test009.pcapng"),
       {},
     );
     const cursor = await FileCursor.open(output, "out");
@@ -192,7 +190,7 @@ describe("mergeCaptures", () => {
   });
 
   it("keeps every interface of a multi-section pcapng with its link type and snap length", async () => {
-    const sections = fixture("pcapng-sections-test202.pcapng");
+    const sections = fixture("capture/formats/pcapng-suite/le/test202.pcapng");
     const { output, result } = await merge(wikipedia, sections, {});
     expect(result.summary.packets).toBe(136 + 8);
     const cursor = await FileCursor.open(output, "out");

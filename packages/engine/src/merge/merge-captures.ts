@@ -7,6 +7,7 @@ import type { CapturedPacket } from "@tracemill/core/capture";
 import { PacketDecoder } from "@tracemill/core/decode";
 import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
 import type { CapabilityResult, RunOptions } from "../capability.js";
+import { namedFault } from "../capture/gunzip.js";
 import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
 import { givenHash } from "../input-hashes.js";
 import { DigestFeed, defaultHashingPlace, type HashingPlace } from "./digest-feed.js";
@@ -183,7 +184,13 @@ async function mergeInputs(
       return out.drain();
     };
     if (bgInput) {
-      written = await mergeRawBackground(bgInput, bg, ordered(atkCursor, atk), shift, {
+      const named = {
+        read: () => bgInput.read().catch((error) => Promise.reject(namedFault(error, bg.name, 0))),
+        get fileBytesRead() {
+          return bgInput.fileBytesRead;
+        },
+      };
+      written = await mergeRawBackground(named, bg, ordered(atkCursor, atk), shift, {
         out,
         record,
         prepareAttack: (packet) => {
@@ -268,5 +275,6 @@ function describe(scan: CaptureScan, sha256: string) {
     outOfOrderPackets: scan.outOfOrderPackets,
     maxLatenessSeconds: formatSeconds(BigInt(scan.maxLatenessNs)),
     sha256,
+    ...(scan.info.warnings.length > 0 ? { warnings: scan.info.warnings } : {}),
   };
 }

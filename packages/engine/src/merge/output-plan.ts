@@ -78,7 +78,12 @@ export function writerOptions(plan: OutputPlan, background: CaptureScan, attacks
 
 /** The input's records can be copied into the planned pcap output unchanged. */
 export function copiesVerbatim(
-  info: { format: string; byteOrder: string; interfaces: { unitsPerSecond: number }[] },
+  info: {
+    format: string;
+    byteOrder: string;
+    interfaces: { unitsPerSecond: number }[];
+    warnings?: readonly { code: string }[];
+  },
   nanosecondOutput: boolean,
 ): boolean {
   const units = nanosecondOutput ? 1e9 : 1e6;
@@ -86,6 +91,8 @@ export function copiesVerbatim(
     info.format === "pcap" &&
     info.byteOrder === "little-endian" &&
     info.interfaces.length === 1 &&
-    info.interfaces[0].unitsPerSecond === units
+    info.interfaces[0].unitsPerSecond === units &&
+    // A record whose timestamp was carried is rewritten, not copied as it stands.
+    !(info.warnings ?? []).some((w) => w.code === "timestamp-carried")
   );
 }

@@ -9,8 +9,8 @@ import { LatePackets } from "./late-packets.js";
 import { PcapRecordScan } from "./pcap-scan.js";
 import { TimeStats } from "./time-stats.js";
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
-const eternalblue = fs.readFileSync(path.join(fixtures, "eternalblue-scan.pcap"));
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
+const eternalblue = fs.readFileSync(path.join(fixtures, "attacks/eternalblue-scan.pcap"));
 
 function byReader(bytes: Uint8Array) {
   const late = new LatePackets(1 << 30, "x");
@@ -80,7 +80,7 @@ describe("PcapRecordScan", () => {
     const damaged = Buffer.from(eternalblue);
     damaged.writeUInt32LE(0x7fffffff, 24 + 8);
     expect(byScan(damaged, 1000).ok).toBe(false);
-    expect(byScan(fs.readFileSync(path.join(fixtures, "dvwa-web-attacks.pcapng")), 1 << 20).ok).toBe(false);
+    expect(byScan(fs.readFileSync(path.join(fixtures, "attacks/dvwa-web-attacks.pcapng")), 1 << 20).ok).toBe(false);
     expect(byScan(eternalblue.subarray(0, 10), 1000).ok).toBe(false);
   });
 });

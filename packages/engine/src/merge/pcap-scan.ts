@@ -50,8 +50,8 @@ export class PcapRecordScan {
     // The reader itself parses the header, so the capture's facts are exactly what it would report.
     let header: PacketSource;
     try {
+      // Not ended: the header alone is not an empty capture (which would warn "no packets").
       header = openPacketSource(first.slice(0, FILE_HEADER));
-      header.end();
       header.next();
     } catch {
       return null;

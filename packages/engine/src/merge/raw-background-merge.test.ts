@@ -21,7 +21,7 @@ import { mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { fromNs, type Timestamp, toNs } from "./timestamp.js";
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-raw-merge-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -101,7 +101,7 @@ describe("mergeRawBackground", () => {
   ] as const)("equals the packet-by-packet merge in %i-byte chunks (%s)", async (chunkBytes, mode) => {
     const bg = path.join(dir, "bg.pcap");
     const atk = path.join(dir, "atk.pcap");
-    const wikipedia = fs.readFileSync(path.join(fixtures, "wikipedia-browse.pcap"));
+    const wikipedia = fs.readFileSync(path.join(fixtures, "benign/wikipedia-browse.pcap"));
     fs.writeFileSync(
       bg,
       swapped(wikipedia, [
@@ -110,7 +110,7 @@ describe("mergeRawBackground", () => {
         [100, 130],
       ]),
     );
-    fs.writeFileSync(atk, swapped(fs.readFileSync(path.join(fixtures, "eternalblue-scan.pcap")), [[4, 7]]));
+    fs.writeFileSync(atk, swapped(fs.readFileSync(path.join(fixtures, "attacks/eternalblue-scan.pcap")), [[4, 7]]));
     const scans = [await scanCapture(bg, "bg", 1 << 20), await scanCapture(atk, "atk", 1 << 20)];
     expect(scans[0].outOfOrderPackets).toBeGreaterThan(0);
     expect(copiesVerbatim(scans[0].info, false)).toBe(true);

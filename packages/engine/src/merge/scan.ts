@@ -2,6 +2,7 @@
 // far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
 // feed the hashing worker (digest-feed.ts).
 import type { CaptureInfo } from "@tracemill/core/capture";
+import { namedFault } from "../capture/gunzip.js";
 import { yieldToEventLoop } from "../capture/index.js";
 import type { DigestFeed } from "./digest-feed.js";
 import { FedFile } from "./fed-file.js";
@@ -75,7 +76,8 @@ async function scanPlainPcap(
     const stats = new TimeStats(late);
     let scan: PcapRecordScan | null = null;
     let chunks = 0;
-    for (let chunk = await input.read(); chunk; chunk = await input.read()) {
+    const read = () => input.read().catch((error) => Promise.reject(namedFault(error, name, stats.packets)));
+    for (let chunk = await read(); chunk; chunk = await read()) {
       if (scan) scan.push(chunk);
       else scan = PcapRecordScan.start(chunk, stats);
       if (!scan?.ok) return null;

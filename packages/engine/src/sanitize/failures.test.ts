@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fixturePath } from "../../../../test/helpers/fixtures.js";
 import { type SanitizeOptions, sanitize } from "./sanitize.js";
-import { testdata } from "./sanitize-testing.js";
 
-const capture = path.join(testdata, "captures/benign/dns53.pcap");
+const capture = fixturePath("dns53.pcap");
 let tmp: string;
 let out: string;
 let savedTmpdir: string | undefined;
@@ -105,7 +105,7 @@ describe("sanitize failures", () => {
   });
 
   it("refuses an empty capture instead of letting Suricata wait for packets", async () => {
-    const empty = path.join(testdata, "captures/formats/pcapng_empty.pcapng");
+    const empty = fixturePath("pcapng_empty.pcapng");
     await expect(sanitize(empty, {}, { outDir: out })).rejects.toMatchObject({ code: "BAD_INPUT" });
     expect(fs.readdirSync(out)).toEqual([]);
   });

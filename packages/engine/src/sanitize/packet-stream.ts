@@ -1,14 +1,15 @@
 // Streams a capture file (gzip-compressed or not) through the core reader, one packet at a time, with cancellation.
-import fs from "node:fs";
-import zlib from "node:zlib";
 import {
   type CaptureDamage,
   type CapturedPacket,
   type CaptureInfo,
+  isTracemillError,
   openPacketSource,
   type PacketSource,
   TracemillError,
 } from "@tracemill/core";
+import { CaptureInput } from "../capture/capture-input.js";
+import { readChunk, readFirstChunk, withFile, withFileName } from "../capture/read-capture.js";
 
 // 1 MiB: larger reads save no measurable time, and every megabyte a process touches first costs page faults.
 const readBytes = 1024 * 1024;
@@ -20,8 +21,9 @@ export interface StreamOptions {
 
 /**
  * Calls `onPacket` for every packet; when it returns a promise (output back-pressure) reading waits for it.
- * A capture damaged part-way stops at the damage, which the result names (the packets before it were delivered);
- * one that cannot be read at all rejects.
+ * A capture damaged part-way (a cut or damaged gzip stream included) stops at the damage, which the result names
+ * (the packets before it were delivered); one that cannot be read at all rejects. Plain files are read on this
+ * thread (Suricata has just read the same bytes into the page cache), gzip through engine/capture's one gunzip.
  */
 export async function forEachPacket(
   file: string,
@@ -30,67 +32,36 @@ export async function forEachPacket(
   /** Called once the packets of a chunk are all delivered, before its bytes are reused (also at the end). */
   afterChunk?: () => Promise<void> | undefined,
 ): Promise<{ packets: number; info: CaptureInfo; damage?: CaptureDamage }> {
-  const size = fs.statSync(file).size;
-  const head = Buffer.alloc(2);
-  const fd = fs.openSync(file, "r");
-  fs.readSync(fd, head, 0, 2, 0);
-  fs.closeSync(fd);
-  const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  const raw = gzip ? fs.createReadStream(file, { highWaterMark: 1024 * 1024 }) : undefined;
-  const chunks = raw ? (raw.pipe(zlib.createGunzip()) as AsyncIterable<Buffer>) : plainChunks(file);
-  let bytesRead = 0;
+  const input = await CaptureInput.open(file, readBytes, { synchronous: true });
   let source: PacketSource | undefined;
   let lastReport = 0;
   try {
-    for await (const chunk of chunks) {
-      if (options.signal?.aborted) throw new TracemillError("CANCELLED", "sanitization was cancelled");
-      if (source) source.push(chunk);
-      else source = openPacketSource(chunk);
-      await drain(source, onPacket);
+    const first = await readFirstChunk(input, file);
+    const opened = withFile(file, () => openPacketSource(first ?? new Uint8Array(0)));
+    source = opened;
+    for (;;) {
+      await drain(opened, onPacket);
       await afterChunk?.();
-      bytesRead = raw ? raw.bytesRead : bytesRead + chunk.length;
-      if (options.onProgress && bytesRead - lastReport > 16 * 1024 * 1024) {
-        lastReport = bytesRead;
-        options.onProgress(size > 0 ? bytesRead / size : 1);
+      if (opened.done) break;
+      if (options.signal?.aborted) throw new TracemillError("CANCELLED", "sanitization was cancelled");
+      if (options.onProgress && input.fileBytesRead - lastReport > 16 * 1024 * 1024) {
+        lastReport = input.fileBytesRead;
+        options.onProgress(input.fileSize > 0 ? input.fileBytesRead / input.fileSize : 1);
       }
+      const chunk = await readChunk(input, file, opened);
+      if (chunk === null) opened.end();
+      else opened.push(chunk);
     }
-    if (!source) throw new TracemillError("BAD_INPUT", `${file}: the file is empty (0 bytes): not a capture`, { file });
-    source.end();
-    await drain(source, onPacket);
-    await afterChunk?.();
-    return { packets: source.packetCount, info: source.info };
+    return { packets: opened.packetCount, info: opened.info };
   } catch (error) {
-    if (error instanceof TracemillError && error.code === "DAMAGED_INPUT" && source?.damage) {
-      return { packets: source.packetCount, info: source.info, damage: source.damage };
+    if (isTracemillError(error) && error.code === "DAMAGED_INPUT" && source !== undefined) {
+      const named = withFileName(error, file) as TracemillError;
+      const offset = named.context.offset ?? source.consumedBytes;
+      return { packets: source.packetCount, info: source.info, damage: { offset, message: named.message } };
     }
-    if (error instanceof TracemillError && !error.context.file) {
-      throw new TracemillError(error.code, `${file}: ${error.message}`, { ...error.context, file });
-    }
-    throw error;
+    throw withFileName(error, file);
   } finally {
-    raw?.destroy();
-  }
-}
-
-/**
- * The bytes of an uncompressed file in two alternating buffers: a chunk is only read again once the packet source
- * has delivered every packet in it (it copies what spans chunks), so no chunk is allocated per read.
- */
-async function* plainChunks(file: string): AsyncGenerator<Uint8Array> {
-  const handle = await fs.promises.open(file, "r");
-  try {
-    const buffers = [new Uint8Array(readBytes), new Uint8Array(readBytes)];
-    let position = 0;
-    for (let which = 0; ; which ^= 1) {
-      // In place rather than on the thread pool (two thread switches per read): the split has nothing else to do
-      // meanwhile, and Suricata has just read the same bytes into the page cache.
-      const bytesRead = fs.readSync(handle.fd, buffers[which], 0, readBytes, position);
-      if (bytesRead === 0) return;
-      position += bytesRead;
-      yield buffers[which].subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
+    await input.close();
   }
 }
 

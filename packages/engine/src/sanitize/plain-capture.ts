@@ -1,9 +1,8 @@
 // What Suricata can read: a gzip-compressed capture is unpacked and an ERF one rewritten as pcapng (libpcap reads
 // neither) in a temporary file; an empty one is refused early.
 import fs from "node:fs";
-import { pipeline } from "node:stream/promises";
-import zlib from "node:zlib";
 import { openPacketSource, PcapngWriter, TracemillError } from "@tracemill/core";
+import { gunzipToFile } from "../capture/gunzip.js";
 import { forEachPacket } from "./packet-stream.js";
 
 /** Bytes read to look for a first packet. */
@@ -15,7 +14,7 @@ export async function plainCapture(capture: string, unpacked: string, signal?: A
   let plain = capture;
   let probe = head;
   if (head[0] === 0x1f && head[1] === 0x8b) {
-    await pipeline(fs.createReadStream(capture), zlib.createGunzip(), fs.createWriteStream(unpacked), { signal });
+    await gunzipToFile(capture, unpacked, { signal });
     plain = unpacked;
     probe = await readHead(unpacked);
   }

@@ -1,21 +1,29 @@
 // sanitize with the ET Open rules (loaded twice: the run and one verification pass) on three attack captures merged
 // into one: the alerts are those Suricata 7.0.10 raised on each capture, and the clean capture raises none.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { fixturePath, fixturesDir } from "../../../../test/helpers/fixtures.js";
 import { sanitize } from "./sanitize.js";
-import { readPackets, splitDifference, testdata } from "./sanitize-testing.js";
+import { readPackets, splitDifference } from "./sanitize-testing.js";
 
-const etDir = path.join(testdata, "rules/et-open-2024-04-21");
-const ruleFiles = fs
-  .readdirSync(etDir)
-  .filter((f) => f.endsWith(".rules") && !/deleted|retired/.test(f))
-  .map((f) => path.join(etDir, f));
-const capture = path.resolve(import.meta.dirname, "../../../../test/fixtures/sanitize/et-mix.pcap");
 const parts = ["eternalblue-scan.pcap", "log4shell-exploit.pcap", "dvwa-web-attacks.pcapng"];
-const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sanitize-et-"));
-afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-sanitize-et-"));
+const out = path.join(work, "out");
+fs.mkdirSync(out);
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+// The repository keeps the rules gzip-compressed (a tenth of their size) and each capture once: the test
+// unpacks the rules and merges the three captures by time, as Suricata 7.0.10's observations were made.
+const ruleFiles = [path.join(work, "et-open-2024-04-21.rules")];
+fs.writeFileSync(
+  ruleFiles[0],
+  zlib.gunzipSync(fs.readFileSync(path.join(fixturesDir, "sanitize/et-open/et-open-2024-04-21.rules.gz"))),
+);
+const capture = path.join(work, "et-mix.pcap");
+execFileSync("mergecap", ["-F", "pcap", "-w", capture, ...parts.map(fixturePath)]);
 
 describe("sanitize with ET Open", () => {
   it("raises the alerts Suricata 7.0.10 raised on each capture and leaves a clean capture without alerts", async () => {
@@ -28,7 +36,7 @@ describe("sanitize with ET Open", () => {
     const expected: Record<string, number> = {};
     for (const part of parts) {
       const observed = JSON.parse(
-        fs.readFileSync(path.join(testdata, "groundtruth/suricata-et-observed", `${part}.alerts.json`), "utf8"),
+        fs.readFileSync(path.join(fixturesDir, "sanitize/et-observed", `${part}.alerts.json`), "utf8"),
       ) as { alerts_by_sid: Record<string, { count: number }> };
       for (const [sid, { count }] of Object.entries(observed.alerts_by_sid))
         expected[sid] = (expected[sid] ?? 0) + count;

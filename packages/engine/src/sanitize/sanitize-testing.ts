@@ -5,8 +5,6 @@ import path from "node:path";
 import { forEachPacket } from "./packet-stream.js";
 import { runSuricataOnCapture } from "./suricata-run.js";
 
-export const testdata = path.resolve(import.meta.dirname, "../../../../../shared/testdata");
-
 export interface PacketCopy {
   tsSec: number;
   tsNsec: number;

@@ -4,11 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { readUnified2 } from "@tracemill/core";
+import { type CapturedPacket, readUnified2, TcpFlag } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { fixturePath, fixturesDir } from "../../../../test/helpers/fixtures.js";
+import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../../../core/src/testing/index.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { sanitize } from "./sanitize.js";
-import { countAlerts, readPackets, splitDifference, testdata } from "./sanitize-testing.js";
+import { countAlerts, readPackets, splitDifference } from "./sanitize-testing.js";
 
 const dirs: string[] = [];
 function outDir(): string {
@@ -20,7 +22,7 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const verifyDir = path.join(testdata, "suricata-verify");
+const verifyDir = path.join(fixturesDir, "sanitize/suricata-verify");
 const cases = fs.readdirSync(verifyDir).sort();
 
 describe("sanitize on the suricata-verify cases", () => {
@@ -62,9 +64,8 @@ describe("sanitize on the suricata-verify cases", () => {
 
 describe("sanitize with the bundled ruleset", () => {
   it("moves a SYN scan and a brute force to attacks and leaves a clean capture that raises no alert", async () => {
-    const attacksDir = path.join(testdata, "captures/attacks");
     const out = outDir();
-    const capture = path.join(attacksDir, "hydra-bruteforce.pcapng");
+    const capture = fixturePath("hydra-bruteforce.pcapng");
     const result = await sanitize(capture, {}, { outDir: out });
     const summary = result.summary as unknown as SanitizeSummary;
     expect(result.outputs.map((o) => o.name)).toEqual([
@@ -93,7 +94,7 @@ describe("sanitize with the bundled ruleset", () => {
     const out = outDir();
     const rules = path.join(out, "syn.rules");
     fs.writeFileSync(rules, 'alert tcp any any -> any any (msg:"SYN"; flags:S,12; sid:9; rev:1;)\n');
-    const capture = path.join(testdata, "captures/formats/pcap-le-ns_sll_tcp-handshake-nano.pcap");
+    const capture = fixturePath("pcap-le-ns_sll_tcp-handshake-nano.pcap");
     const result = await sanitize(capture, { ruleFiles: [rules] }, { outDir: out });
     expect(result.summary.packets).toEqual({ input: 3, clean: 0, attacks: 3 });
     for (const name of ["clean.pcap", "attacks.pcap"]) {
@@ -120,7 +121,7 @@ describe("sanitize with the bundled ruleset", () => {
     const out = outDir();
     const rules = path.join(out, "any.rules");
     fs.writeFileSync(rules, 'alert ip any any -> any any (msg:"any"; sid:3; rev:1;)\n');
-    const capture = path.join(testdata, "captures/formats/erf_5-packets.erf");
+    const capture = fixturePath("erf_5-packets.erf");
     const result = await sanitize(capture, { ruleFiles: [rules], verifyPasses: 0 }, { outDir: out });
     expect(result.outputs[0].name).toBe("clean.pcapng");
     const [input, clean, attacks] = await Promise.all(
@@ -147,17 +148,63 @@ describe("sanitize with the bundled ruleset", () => {
 
   it("counts only alerts at or above the severity threshold", async () => {
     const out = outDir();
-    const capture = path.join(testdata, "captures/attacks/syn-scan.pcapng");
-    // Priority 1 only: the scan alerts (attempted-recon, attempted-dos: priority 2) no longer make sessions attacks.
+    const capture = path.join(out, "scan-and-logins.pcap");
+    fs.writeFileSync(capture, scanAndLoginsPcap());
+    // Priority 1 only: the scan alerts (attempted-recon: priority 2) no longer make sessions attacks, the logins do.
     const result = await sanitize(capture, { minSeverity: 1, verifyPasses: 0 }, { outDir: out });
     const summary = result.summary as unknown as SanitizeSummary;
     const priorityOne = summary.alerts.bySignature.filter((s) => s.priority <= 1);
     expect(summary.alerts.atOrAboveThreshold).toBe(priorityOne.reduce((n, s) => n + s.alerts, 0));
+    // By hand: the 6th to 11th SYN to a login port (the scan's 21, 22, 23, then logins 1-8) are logins 3-8.
+    expect(summary.alerts.atOrAboveThreshold).toBe(6);
     expect(summary.alerts.total).toBeGreaterThan(summary.alerts.atOrAboveThreshold);
-    expect(summary.packets.attacks).toBeLessThan(100);
+    expect(summary.packets.attacks).toBe(6 * 3);
     expect(summary.minSeverity).toBe(1);
   });
 });
+
+const { SYN, RST, ACK } = TcpFlag;
+
+/**
+ * A SYN scan of ports 1-400 of one host (closed ports answer RST-ACK, 22 and 80 SYN-ACK), then eight SSH logins
+ * from the scanner: 3 packets each, 0.5 s apart. With the bundled rules the scan raises priority-2 alerts
+ * (attempted-recon) and the logins past the fifth SYN to a login port priority-1 ones (attempted-user).
+ */
+function scanAndLoginsPcap(): Uint8Array {
+  const scanner = "192.168.56.101";
+  const target = "192.168.56.10";
+  const packets: CapturedPacket[] = [];
+  const at = (seconds: number, src: string, dst: string, srcPort: number, dstPort: number, flags: number) => {
+    const micro = Math.round(seconds * 1e6);
+    const frame = ethernet(
+      ipv4({ src, dst }, tcp({ srcPort, dstPort, flags, seq: 1000, ack: flags & ACK ? 2001 : 0 })),
+    );
+    packets.push(
+      capturedPacket(frame, {
+        linkType: 1,
+        tsSec: 1_700_000_000 + Math.floor(micro / 1e6),
+        tsNsec: (micro % 1e6) * 1000,
+      }),
+    );
+  };
+  for (let port = 1; port <= 400; port++) {
+    const t = port * 0.005;
+    at(t, scanner, target, 40000, port, SYN);
+    if (port === 22 || port === 80) {
+      at(t + 0.001, target, scanner, port, 40000, SYN | ACK);
+      at(t + 0.002, scanner, target, 40000, port, RST);
+    } else {
+      at(t + 0.001, target, scanner, port, 40000, RST | ACK);
+    }
+  }
+  for (let login = 0; login < 8; login++) {
+    const t = 3 + login * 0.5;
+    at(t, scanner, target, 50001 + login, 22, SYN);
+    at(t + 0.001, target, scanner, 22, 50001 + login, SYN | ACK);
+    at(t + 0.002, scanner, target, 50001 + login, 22, ACK);
+  }
+  return pcapFile(packets);
+}
 
 interface SanitizeSummary {
   alerts: {

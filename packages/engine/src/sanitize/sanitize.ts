@@ -62,10 +62,12 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
   }
   const minSeverity = options.minSeverity ?? Number.POSITIVE_INFINITY;
   const verifyPasses = options.verifyPasses ?? 2;
-  const classifications = parseClassificationConfig(
-    await fs.readFile(setup.classificationFile, "utf8"),
-    setup.classificationFile,
-  );
+  const classificationText = await fs.readFile(setup.classificationFile, "utf8").catch((error) => {
+    const file = setup.classificationFile;
+    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new TracemillError("NOT_FOUND", `${file}: cannot read the classification file (${why})`, { file });
+  });
+  const classifications = parseClassificationConfig(classificationText, setup.classificationFile);
   const progress = (percent: number, stage: string) => run.onProgress?.({ percent, stage });
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "tracemill-sanitize-"));
   const written: string[] = [];
@@ -216,6 +218,7 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       outputFormat: result.format,
       complete: result.damage === undefined,
       damage: result.damage ?? null,
+      ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
     };
     await fs.writeFile(outFile("summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
     progress(100, "done");

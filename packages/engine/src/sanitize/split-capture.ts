@@ -5,6 +5,7 @@ import path from "node:path";
 import {
   type CapturedPacket,
   type CaptureInfo,
+  type CaptureWarning,
   PacketDecoder,
   PacketRecord,
   type PacketSource,
@@ -30,6 +31,8 @@ export interface SplitResult {
   cleanIndex: Uint32Array;
   /** Where reading stopped when the capture is damaged part-way (the packets before it were split). */
   damage?: { offset: number; message: string };
+  /** What the reader read past without stopping (carried timestamps); empty when nothing. */
+  warnings: CaptureWarning[];
 }
 
 export interface SplitOptions {
@@ -154,6 +157,7 @@ export async function splitCapture(
     ],
     cleanIndex: cleanIndex.subarray(0, (clean as Side).packets),
     ...(total.damage && { damage: { offset: total.damage.offset, message: total.damage.message } }),
+    warnings: total.info.warnings,
   };
 }
 
