@@ -13,8 +13,9 @@ export const DecodeKind = {
   /** A fragment whose transport header has not been seen yet (ports unknown for now). */
   FragmentPending: 5,
   /**
-   * The headers are cut short by the capture (snaplen) or inconsistent: exactly one of `truncated` / `malformed`
-   * says which. Fields read before the problem (ipVersion, addresses, protocol, lengths) stay filled.
+   * The capture (snaplen) cut the packet before its ports, or its headers are inconsistent: exactly one of
+   * `truncated` / `malformed` says which. Fields read before the problem (ipVersion, addresses, protocol, lengths)
+   * stay filled.
    */
   Undecodable: 6,
 } as const;
@@ -56,9 +57,12 @@ export interface DecodedPacket {
   ipLength: number;
   /** IP header length including IPv4 options or IPv6 extension headers. */
   ipHeaderLength: number;
-  /** TCP header length (data offset × 4) or 8 for UDP; 0 for fragments that do not carry it. */
+  /**
+   * TCP header length (data offset × 4) or 8 for UDP; 0 for fragments that do not carry it, and for a TCP header cut
+   * before its data-offset byte (byte 12).
+   */
   transportHeaderLength: number;
-  /** TCP flags byte (see TcpFlag); 0 for UDP. */
+  /** TCP flags byte (see TcpFlag); 0 for UDP, and for a TCP header cut before its flags byte (byte 13). */
   tcpFlags: number;
   /** ipLength − ipHeaderLength − transportHeaderLength: payload bytes per the IP header, not the captured bytes. */
   payloadLength: number;
@@ -75,8 +79,11 @@ export interface DecodedPacket {
   /** Fragments only: the more-fragments flag (false on the last fragment). */
   moreFragments: boolean;
   /**
-   * The captured bytes end before what the headers announce. With complete headers the packet keeps its kind
-   * (Tcp, Udp, …) and exact lengths; with cut headers it is Undecodable.
+   * The capture cut the packet before what a session needs: inside the link-layer header, the IP header (IPv4
+   * options, IPv6 extension headers, AH included) or the first 4 bytes of the TCP/UDP header (the ports); kind is
+   * Undecodable. This is the one definition of a truncated packet in every count (run summaries, `tracemill info`).
+   * A packet cut later (in the rest of the TCP header, or in the payload) is not truncated: it keeps its kind, ports
+   * and exact lengths from the IP header; its capture record says it is shorter than on the wire.
    */
   truncated: boolean;
   /**

@@ -24,8 +24,8 @@ function setup(options: FragmentTrackerOptions = {}) {
   const tracker = new FragmentTracker(handler, options);
   let index = 0;
   /** Feeds one packet; returns [kind after tracking, srcPort, dstPort]. */
-  const feed = (ip: Layer, tsSec = 100) => {
-    const packet = capturedPacket(ethernet(ip), { linkType: 1, tsSec, index: index++ });
+  const feed = (ip: Layer, tsSec = 100, tsNsec = 0) => {
+    const packet = capturedPacket(ethernet(ip), { linkType: 1, tsSec, tsNsec, index: index++ });
     const decoded = decoder.decode(packet);
     const kind = tracker.track(decoded, packet);
     expect(kind).toBe(decoded.kind);
@@ -103,12 +103,22 @@ describe("FragmentTracker", () => {
     feed(b, 100);
     tracker.advance(130);
     expect(unattributed).toEqual([]);
-    tracker.advance(130.5);
+    tracker.advance(130, 1);
     expect(unattributed).toEqual([[0, "timeout"]]);
     expect(tracker.size).toBe(0);
     expect(feed(a, 131)).toEqual([DecodeKind.Udp, 5000, 53]);
     expect(resolved).toEqual([]);
     expect(tracker.stats).toMatchObject({ expired: 1, held: 0, resolvedLater: 0 });
+  });
+
+  it("expires to the nanosecond at today's epoch times, where seconds in a double are 238 ns apart", () => {
+    const { tracker, feed, unattributed } = setup({ timeoutSec: 30 });
+    const [, b] = fragments(v4, bigUdp(), 1480, 9);
+    feed(b, 1_700_000_000, 999_999_999);
+    tracker.advance(1_700_000_030, 999_999_999);
+    expect(unattributed).toEqual([]);
+    tracker.advance(1_700_000_031, 0);
+    expect(unattributed).toEqual([[0, "timeout"]]);
   });
 
   it("measures the timeout from the datagram's latest fragment, and never lets time go backwards", () => {

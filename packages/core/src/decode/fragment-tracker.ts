@@ -51,12 +51,15 @@ interface Datagram<T> {
   known: boolean;
   srcPort: number;
   dstPort: number;
-  lastSeen: number;
+  /** Capture time of its latest fragment: whole seconds and nanoseconds. */
+  lastSec: number;
+  lastNsec: number;
   held: T[] | null;
 }
 
 const TCP = 6;
 const UDP = 17;
+const NS = 1e9;
 
 export class FragmentTracker<T> {
   readonly stats: FragmentTrackerStats = {
@@ -70,20 +73,26 @@ export class FragmentTracker<T> {
     evictedDatagrams: 0,
     portsChanged: 0,
   };
-  private readonly timeout: number;
+  private readonly timeoutNs: number;
   private readonly maxDatagrams: number;
   private readonly maxHeld: number;
   /** Keyed by version, protocol, id, source and destination; kept in least-recently-seen order. */
   private readonly datagrams = new Map<string, Datagram<T>>();
-  /** Capture time, never going backwards, so the map's order is also the order of `lastSeen`. */
-  private clock = Number.NEGATIVE_INFINITY;
-  private nextExpiry = Number.POSITIVE_INFINITY;
+  /**
+   * Capture time, never going backwards (so the map's order is also the order of the datagrams' latest fragments),
+   * kept as whole seconds and nanoseconds so that timeouts are exact at any time since the epoch.
+   */
+  private clockSec = Number.NEGATIVE_INFINITY;
+  private clockNsec = 0;
+  /** The latest fragment of the least recently seen datagram (+∞ without datagrams): nothing expires before it does. */
+  private oldestSec = Number.POSITIVE_INFINITY;
+  private oldestNsec = 0;
 
   constructor(
     private readonly handler: FragmentHandler<T>,
     options: FragmentTrackerOptions = {},
   ) {
-    this.timeout = options.timeoutSec ?? 30;
+    this.timeoutNs = (options.timeoutSec ?? 30) * NS;
     this.maxDatagrams = options.maxDatagrams ?? 16_384;
     this.maxHeld = options.maxHeldPerDatagram ?? 64;
   }
@@ -100,7 +109,7 @@ export class FragmentTracker<T> {
    */
   track(decoded: DecodedPacket, packet: CapturedPacket): DecodeKind {
     if (!decoded.isFragment || (decoded.protocol !== TCP && decoded.protocol !== UDP)) return decoded.kind;
-    this.advance(packet.tsSec + packet.tsNsec / 1e9);
+    this.advance(packet.tsSec, packet.tsNsec);
     const key = keyOf(decoded);
     let datagram = this.datagrams.get(key);
     if (decoded.fragmentOffset === 0) {
@@ -146,28 +155,41 @@ export class FragmentTracker<T> {
   }
 
   /**
-   * Forgets datagrams not seen for `timeoutSec` before `nowSec` (capture time), reporting their held fragments.
-   * `track()` calls it; call it for other packets too so that held fragments expire as the capture's time advances.
+   * Forgets datagrams not seen for more than `timeoutSec` before the capture time `sec` + `nsec`, reporting their
+   * held fragments. `track()` calls it; call it for other packets too so that held fragments expire as the capture's
+   * time advances.
    */
-  advance(nowSec: number): void {
-    if (nowSec > this.clock) this.clock = nowSec;
-    if (this.clock - this.timeout <= this.nextExpiry) return;
+  advance(sec: number, nsec = 0): void {
+    if (sec > this.clockSec || (sec === this.clockSec && nsec > this.clockNsec)) {
+      this.clockSec = sec;
+      this.clockNsec = nsec;
+    }
+    if (this.since(this.oldestSec, this.oldestNsec) <= this.timeoutNs) return;
     for (const [key, datagram] of this.datagrams) {
-      if (datagram.lastSeen + this.timeout >= this.clock) {
-        this.nextExpiry = datagram.lastSeen;
+      if (this.since(datagram.lastSec, datagram.lastNsec) <= this.timeoutNs) {
+        this.oldestSec = datagram.lastSec;
+        this.oldestNsec = datagram.lastNsec;
         return;
       }
       this.datagrams.delete(key);
       this.drop(datagram, "timeout");
     }
-    this.nextExpiry = Number.POSITIVE_INFINITY;
+    this.oldestSec = Number.POSITIVE_INFINITY;
   }
 
   /** End of input: every held fragment is reported unattributed and everything is forgotten. */
   flush(): void {
     for (const datagram of this.datagrams.values()) this.drop(datagram, "flush");
     this.datagrams.clear();
-    this.nextExpiry = Number.POSITIVE_INFINITY;
+    this.oldestSec = Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Nanoseconds from `sec` + `nsec` to the clock: exact while below 2^53 (104 days), far beyond any timeout otherwise;
+   * −∞ for the +∞ of no datagram.
+   */
+  private since(sec: number, nsec: number): number {
+    return (this.clockSec - sec) * NS + (this.clockNsec - nsec);
   }
 
   private insert(key: string): Datagram<T> {
@@ -178,14 +200,25 @@ export class FragmentTracker<T> {
       this.stats.evictedDatagrams++;
       this.drop(evicted, "evicted");
     }
-    const datagram: Datagram<T> = { known: false, srcPort: 0, dstPort: 0, lastSeen: this.clock, held: null };
-    if (this.datagrams.size === 0) this.nextExpiry = this.clock;
+    const datagram: Datagram<T> = {
+      known: false,
+      srcPort: 0,
+      dstPort: 0,
+      lastSec: this.clockSec,
+      lastNsec: this.clockNsec,
+      held: null,
+    };
+    if (this.datagrams.size === 0) {
+      this.oldestSec = this.clockSec;
+      this.oldestNsec = this.clockNsec;
+    }
     this.datagrams.set(key, datagram);
     return datagram;
   }
 
   private touch(key: string, datagram: Datagram<T>): void {
-    datagram.lastSeen = this.clock;
+    datagram.lastSec = this.clockSec;
+    datagram.lastNsec = this.clockNsec;
     this.datagrams.delete(key);
     this.datagrams.set(key, datagram);
   }

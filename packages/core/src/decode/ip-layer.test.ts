@@ -235,14 +235,49 @@ describe("malformed headers", () => {
 });
 
 describe("truncated packets", () => {
-  it("keeps a packet whose payload is cut as TCP with exact lengths", () => {
+  it("keeps a packet whose payload is cut as TCP with exact lengths, not truncated", () => {
     const p = decodeIp(ipv4(v4, tcp({ srcPort: 1, dstPort: 2, payload: 1000 })), 14 + 40 + 100);
-    expect(lengths(p)).toMatchObject({ kind: DecodeKind.Tcp, ipLength: 1040, payloadLength: 1000, truncated: true });
+    expect(lengths(p)).toMatchObject({ kind: DecodeKind.Tcp, ipLength: 1040, payloadLength: 1000, truncated: false });
   });
 
-  it("makes a packet whose headers are cut undecodable but keeps what was read", () => {
-    const p = decodeIp(ipv4(v4, tcp({ srcPort: 1, dstPort: 2, options: new Array(12).fill(1) })), 14 + 20 + 25);
+  it("keeps a packet whose TCP options are cut as TCP, with its header length and flags", () => {
+    const segment = tcp({ srcPort: 1, dstPort: 2, flags: TcpFlag.SYN, options: new Array(12).fill(1) });
+    const p = decodeIp(ipv4(v4, segment), 14 + 20 + 25);
+    expect(lengths(p)).toMatchObject({
+      kind: DecodeKind.Tcp,
+      ipLength: 52,
+      transportHeaderLength: 32,
+      truncated: false,
+    });
+    expect([p.srcPort, p.dstPort, p.tcpFlags]).toEqual([1, 2, TcpFlag.SYN]);
+  });
+
+  it("keeps a packet cut right after its TCP ports as TCP, with no header length or flags", () => {
+    const segment = tcp({ srcPort: 1, dstPort: 2, flags: TcpFlag.SYN, payload: 10 });
+    const p = decodeIp(ipv4(v4, segment), 14 + 20 + 4);
+    expect(lengths(p)).toMatchObject({
+      kind: DecodeKind.Tcp,
+      ipLength: 50,
+      transportHeaderLength: 0,
+      payloadLength: 30,
+    });
+    expect([p.srcPort, p.dstPort, p.tcpFlags, p.truncated]).toEqual([1, 2, 0, false]);
+  });
+
+  it("finds a cut TCP header malformed when its captured data offset contradicts the IP length", () => {
+    const segment = tcp({ srcPort: 1, dstPort: 2, dataOffset: 15 });
+    const p = decodeIp(ipv4(v4, segment), 14 + 20 + 13);
+    expect([p.kind, p.malformed, p.truncated, p.srcPort]).toEqual([DecodeKind.Undecodable, true, false, 0]);
+  });
+
+  it("makes a packet cut inside its ports or IP header truncated and undecodable, keeping what was read", () => {
+    const segment = tcp({ srcPort: 1, dstPort: 2, options: new Array(12).fill(1) });
+    const p = decodeIp(ipv4(v4, segment), 14 + 20 + 3);
     expect(lengths(p)).toMatchObject({ kind: DecodeKind.Undecodable, protocol: 6, truncated: true, malformed: false });
     expect([p.ipVersion, p.ipLength, p.srcPort]).toEqual([4, 52, 0]);
+    const udpCut = decodeIp(ipv6(v6, udp({ srcPort: 1, dstPort: 2 })), 14 + 40 + 3);
+    expect([udpCut.kind, udpCut.truncated, udpCut.ipLength]).toEqual([DecodeKind.Undecodable, true, 48]);
+    const ipCut = decodeIp(ipv4(v4, segment), 14 + 19);
+    expect([ipCut.kind, ipCut.truncated, ipCut.ipLength]).toEqual([DecodeKind.Undecodable, true, 0]);
   });
 });

@@ -1,6 +1,7 @@
 // IPv4 (options, fragments), IPv6 (extension headers, fragments), TCP and UDP, decoded into the reused DecodedPacket.
 // Rule for every header: first check it against the lengths the packet itself announces (inconsistent → malformed),
-// then against the captured bytes (missing → truncated). A cut payload keeps the packet usable: truncated, not undecodable.
+// then against the captured bytes (missing → truncated). Truncated means cut before what a session needs: the IP
+// header and the ports. A packet cut after its ports keeps its kind, with what of the TCP header was captured.
 
 import { type DecodedPacket, DecodeKind } from "./decoded-packet.js";
 
@@ -55,7 +56,6 @@ export function decodeIpv4(d: Uint8Array, o: number, end: number, wireEnd: numbe
   out.ipHeaderLength = headerLength;
   if (o + headerLength > end) return truncatedHeader(out);
   const ipEnd = o + total;
-  if (ipEnd > end) out.truncated = true;
   const flagsOffset = (d[o + 6] << 8) | d[o + 7];
   const fragmentOffset = (flagsOffset & 0x1fff) << 3;
   const more = (flagsOffset & 0x2000) !== 0;
@@ -122,10 +122,7 @@ export function decodeIpv6(d: Uint8Array, o: number, end: number, wireEnd: numbe
         out.fragmentId = ((d[h - 4] << 24) | (d[h - 3] << 16) | (d[h - 2] << 8) | d[h - 1]) >>> 0;
         out.fragmentOffset = fragmentOffset;
         out.moreFragments = more;
-        if (fragmentOffset !== 0) {
-          if (ipEnd > end) out.truncated = true;
-          return laterFragment(out);
-        }
+        if (fragmentOffset !== 0) return laterFragment(out);
       }
     } else if (
       next === IPV6_HOP_BY_HOP ||
@@ -146,7 +143,6 @@ export function decodeIpv6(d: Uint8Array, o: number, end: number, wireEnd: numbe
       break;
     }
   }
-  if (ipEnd > end) out.truncated = true;
   return decodeTransport(d, h, end, ipEnd, out);
 }
 
@@ -158,26 +154,32 @@ function laterFragment(out: DecodedPacket): DecodedPacket {
   return out;
 }
 
-/** TCP or UDP header at `t`; the IP datagram (per its header) ends at `ipEnd`. */
+/**
+ * TCP or UDP header at `t`; the IP datagram (per its header) ends at `ipEnd`. The ports (the first 4 bytes) must be
+ * captured. A TCP header cut after them gives what was captured: its length when the data-offset byte (12) is there,
+ * its flags when the flags byte (13) is; otherwise 0 (docs/formats.md, "Truncated and malformed").
+ */
 function decodeTransport(d: Uint8Array, t: number, end: number, ipEnd: number, out: DecodedPacket): DecodedPacket {
   const protocol = out.protocol;
   if (protocol === TCP) {
     out.transportOffset = t;
     if (t + 20 > ipEnd) return malformedHeader(out);
-    if (t + 20 > end) return truncatedHeader(out);
-    const headerLength = (d[t + 12] >> 4) << 2;
-    if (headerLength < 20 || t + headerLength > ipEnd) return malformedHeader(out);
-    if (t + headerLength > end) return truncatedHeader(out);
+    if (t + 4 > end) return truncatedHeader(out);
+    let headerLength = 0;
+    if (t + 12 < end) {
+      headerLength = (d[t + 12] >> 4) << 2;
+      if (headerLength < 20 || t + headerLength > ipEnd) return malformedHeader(out);
+      if (t + 13 < end) out.tcpFlags = d[t + 13];
+    }
     out.srcPort = (d[t] << 8) | d[t + 1];
     out.dstPort = (d[t + 2] << 8) | d[t + 3];
-    out.tcpFlags = d[t + 13];
     out.transportHeaderLength = headerLength;
     out.payloadLength = ipEnd - t - headerLength;
     out.kind = DecodeKind.Tcp;
   } else if (protocol === UDP) {
     out.transportOffset = t;
     if (t + 8 > ipEnd) return malformedHeader(out);
-    if (t + 8 > end) return truncatedHeader(out);
+    if (t + 4 > end) return truncatedHeader(out);
     out.srcPort = (d[t] << 8) | d[t + 1];
     out.dstPort = (d[t + 2] << 8) | d[t + 3];
     out.transportHeaderLength = 8;

@@ -217,10 +217,14 @@ describe("reader records", () => {
     record.originalLength = frame.length;
     record.setBytes(buffer, 100, frame.length);
     expect(summary(new PacketDecoder().decode(record))).toEqual(synV4(18));
-    // Bytes after the captured length belong to the next record: a cut record must not read them.
-    record.setBytes(buffer, 100, frame.length - 1);
+    // Bytes after the captured length belong to the next record (0xee here): a cut record must not read them. Cut
+    // before the TCP flags byte (Ethernet 14 + VLAN 4 + IPv4 20 + 13 bytes of TCP), its flags are unknown: 0.
+    record.setBytes(buffer, 100, 14 + 4 + 20 + 13);
+    expect(summary(new PacketDecoder().decode(record))).toEqual({ ...synV4(18), tcpFlags: 0 });
+    // Cut inside the ports: truncated.
+    record.setBytes(buffer, 100, 14 + 4 + 20 + 3);
     const cutShort = new PacketDecoder().decode(record);
-    expect([cutShort.kind, cutShort.truncated]).toEqual([DecodeKind.Undecodable, true]);
+    expect([cutShort.kind, cutShort.truncated, cutShort.srcPort]).toEqual([DecodeKind.Undecodable, true, 0]);
   });
 });
 

@@ -1,4 +1,5 @@
-// Every packet cut at every length decodes without throwing and says truncated; random bytes never throw.
+// Every packet cut at every length decodes without throwing: truncated exactly when cut before its ports, else the
+// same packet with what of the TCP header was captured; random bytes never throw.
 
 import { describe, expect, it } from "vitest";
 import {
@@ -51,10 +52,10 @@ describe("truncation sweep", () => {
     const full = { ...decoder.decode(capturedPacket(frame, { linkType })) };
     expect(full.truncated || full.malformed).toBe(false);
     expect([DecodeKind.Tcp, DecodeKind.Udp, DecodeKind.FragmentPending]).toContain(full.kind);
-    const headersEnd =
-      full.transportOffset > 0
-        ? full.transportOffset + full.transportHeaderLength
-        : full.ipOffset + full.ipHeaderLength;
+    const t = full.transportOffset;
+    // What a session needs ends with the ports (a later fragment has none: with its IP header).
+    const portsEnd = t > 0 ? t + 4 : full.ipOffset + full.ipHeaderLength;
+    const headersEnd = t > 0 ? t + full.transportHeaderLength : portsEnd;
     const fullSrc = full.src.slice();
     const size = full.ipVersion === 4 ? 4 : 16;
     const other = capturedPacket(ethernet(ipv6({ src: "ff::1", dst: "ff::2" }, datagram)), { linkType: 1 });
@@ -65,12 +66,27 @@ describe("truncation sweep", () => {
       if (p.ipLength > 0) expect(p.src.subarray(0, size)).toEqual(fullSrc.subarray(0, size));
       expect({ cut, truncated: p.truncated, malformed: p.malformed }).toEqual({
         cut,
-        truncated: true,
+        truncated: cut < portsEnd,
         malformed: false,
       });
+      const same = { ...p, src: null, dst: null };
       if (cut >= headersEnd) {
-        // Complete headers: the same packet, lengths from the IP header, only marked truncated.
-        expect({ ...p, truncated: false, src: null, dst: null }).toEqual({ ...full, src: null, dst: null });
+        // Complete headers: the same packet, lengths from the IP header.
+        expect(same).toEqual({ ...full, src: null, dst: null });
+      } else if (cut >= portsEnd) {
+        // A TCP header cut after the ports has its data offset (byte 12) and flags (byte 13) only when captured; a
+        // UDP header's length is 8 whatever was captured.
+        const lengthKnown = full.kind === DecodeKind.Udp || cut > t + 12;
+        const transportHeaderLength = lengthKnown ? full.transportHeaderLength : 0;
+        expect({ cut, ...same }).toEqual({
+          cut,
+          ...full,
+          src: null,
+          dst: null,
+          transportHeaderLength,
+          tcpFlags: cut > t + 13 ? full.tcpFlags : 0,
+          payloadLength: full.ipLength - full.ipHeaderLength - transportHeaderLength,
+        });
       } else {
         expect(p.kind).toBe(DecodeKind.Undecodable);
         expect([p.srcPort, p.dstPort]).toEqual([0, 0]);

@@ -157,6 +157,34 @@ const cases: Case[] = [
   },
 ];
 
+/** 200 days in seconds. */
+const FAR = 200 * 86_400;
+
+/** `whole.fraction` seconds as text, `seconds` later (text arithmetic: exact whatever the magnitude). */
+function later(time: string, seconds: number): string {
+  const [whole, fraction] = time.split(".");
+  return `${Number(whole) + seconds}${fraction === undefined ? "" : `.${fraction}`}`;
+}
+
+/** A scenario's packets FAR seconds later, after one packet of another session at the epoch (scenario time −1.7e9). */
+function farFromStart(packets: string): string {
+  const moved = packets
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [time, ...rest] = line.trim().split(/\s+/);
+      return [later(time, FAR), ...rest].join(" ");
+    });
+  return ["-1700000000 192.0.2.1:9 > 192.0.2.2:9 udp - 28 20/8", ...moved].join("\n");
+}
+
+/** An expected row of a scenario moved FAR seconds later: its ts only. */
+function farRow(row: string): string {
+  const values = row.split(",");
+  values[1] = later(values[1], FAR);
+  return values.join(",");
+}
+
 describe("feature columns", () => {
   it("are the 50 columns of SPEC.md §3, in order", () => {
     expect(csvHeaderLine(FEATURE_COLUMNS)).toBe(
@@ -175,6 +203,20 @@ describe("feature columns", () => {
       expect(result.rows.map(record)).toEqual(scenario.rows.map(record));
       expect(result.rows).toEqual(scenario.rows);
       expect(result.reasons).toEqual(scenario.reasons);
+      expect(result.outOfOrder).toBe(scenario.outOfOrder);
+    });
+  }
+
+  // The same sessions 200 days after a first packet at the epoch (a pcapng block with a zero timestamp): far beyond
+  // 2^53 ns (104 days) from the capture's first time, every column but ts is the same, and ts moves by exactly that.
+  for (const scenario of cases) {
+    it(`are exact for ${scenario.title}, 200 days after a first packet at time 0`, () => {
+      const result = runScenario(farFromStart(scenario.packets), scenario.options);
+      expect(result.rows[0]).toBe(
+        "17,0,192.0.2.1,9,192.0.2.2,9,0,1,0,28,0,28,28,28,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,28,0,0,0,0,28,0,0,0,0,0,0,0,0,0,0,0",
+      );
+      expect(result.rows.slice(1)).toEqual(scenario.rows.map(farRow));
+      expect(result.reasons).toEqual(["idle", ...scenario.reasons]);
       expect(result.outOfOrder).toBe(scenario.outOfOrder);
     });
   }

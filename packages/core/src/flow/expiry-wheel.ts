@@ -3,6 +3,7 @@
 import {
   CHUNK_MASK,
   CHUNK_SHIFT,
+  N_BASE_SEC,
   N_LAST_TIME,
   RECORD_NUMBERS,
   RECORD_WORDS,
@@ -12,6 +13,7 @@ import {
 } from "./session.js";
 import type { SessionIndex } from "./session-index.js";
 
+const NS = 1e9;
 /** Buckets per idle timeout: a session's end is noticed at most idleTimeout / 1024 after it is due. */
 const BUCKETS_PER_TIMEOUT = 1024;
 /**
@@ -22,13 +24,18 @@ const BUCKETS_PER_TIMEOUT = 1024;
 const BATCH = 32;
 
 /**
- * Each live session has one entry, in the bucket of the time it was last checked. When a bucket's time is over,
- * its sessions idle since before the limit end; the others move to the bucket of their last packet. An entry whose
- * session ended otherwise (its generation changed) is skipped. Entries are a record's store slot and generation in
- * Int32Arrays that are reused: no array per bucket turn for the garbage collector to copy and promote.
+ * Each live session has one entry, in the bucket of the time it was last checked. Bucket times are nanoseconds since
+ * `frameSec` in doubles, rounded beyond 2^53 ns (104 days) but never reordered: a bucket only says when to look at a
+ * session. When a bucket's time is over, its sessions idle by the clock (decided exactly, from the record's own
+ * times) end; the others move to the bucket of their last packet. An entry whose session ended otherwise (its
+ * generation changed) is skipped. Entries are a record's store slot and generation in Int32Arrays that are reused:
+ * no array per bucket turn for the garbage collector to copy and promote.
  */
 export class ExpiryWheel {
   private readonly width: number;
+  private readonly idleTimeoutNs: number;
+  /** The epoch second bucket times count from (the flow table sets it at its first time). */
+  frameSec = 0;
   private readonly slots: Int32Array<ArrayBuffer>[];
   private readonly generations: Int32Array<ArrayBuffer>[];
   private readonly lengths: Int32Array;
@@ -54,6 +61,7 @@ export class ExpiryWheel {
     private readonly store: SessionStore,
     private readonly index: SessionIndex,
   ) {
+    this.idleTimeoutNs = idleTimeoutNs;
     this.width = Math.max(1, Math.ceil(idleTimeoutNs / BUCKETS_PER_TIMEOUT));
     const size = BUCKETS_PER_TIMEOUT + 2;
     this.slots = Array.from({ length: size }, () => new Int32Array(64));
@@ -66,7 +74,10 @@ export class ExpiryWheel {
     return this.count;
   }
 
-  /** Files record `slot` of `generation` under `time` (ns), at most one idle timeout before the latest time seen. */
+  /**
+   * Files record `slot` of `generation` under `time` (ns since frameSec), at most one idle timeout before the latest
+   * time seen.
+   */
   push(slot: number, generation: number, time: number): void {
     const bucket = Math.floor(time / this.width);
     if (this.cursor < 0) {
@@ -84,10 +95,14 @@ export class ExpiryWheel {
     this.count++;
   }
 
-  /** Calls `end` with the slot of every session whose last packet is before `limit`; checks only buckets wholly before it. */
-  expire(limit: number, end: (slot: number) => void): void {
+  /**
+   * Calls `end` with the slot of every session idle at the clock `sec` + `nsec`: more than the idle timeout since its
+   * last packet. Checks only buckets wholly before `limit`, the clock less the idle timeout in the buckets' frame.
+   */
+  expire(limit: number, sec: number, nsec: number, end: (slot: number) => void): void {
     if (this.count === 0) return;
     const width = this.width;
+    const idleTimeoutNs = this.idleTimeoutNs;
     while ((this.cursor + 1) * width <= limit && this.count > 0) {
       const at = this.cursor % this.lengths.length;
       const slots = this.slots[at];
@@ -105,9 +120,13 @@ export class ExpiryWheel {
           const generation = generations[i];
           const record = slot & CHUNK_MASK;
           if (wordChunks[slot >>> CHUNK_SHIFT][RECORD_WORDS * record + W_GENERATION] !== generation) continue;
-          const lastTime = numberChunks[slot >>> CHUNK_SHIFT][RECORD_NUMBERS * record + N_LAST_TIME];
-          if (lastTime < limit) this.ending[due++] = slot;
-          else this.push(slot, generation, lastTime);
+          // sinceLast(), written out: a call that is not inlined returns its double in a new heap number.
+          const numbers = numberChunks[slot >>> CHUNK_SHIFT];
+          const n = RECORD_NUMBERS * record;
+          const base = numbers[n + N_BASE_SEC];
+          const last = numbers[n + N_LAST_TIME];
+          if ((sec - base) * NS + nsec - last > idleTimeoutNs) this.ending[due++] = slot;
+          else this.push(slot, generation, (base - this.frameSec) * NS + last);
         }
         this.endDue(due, end);
       }

@@ -4,7 +4,10 @@ import type { DecodedPacket } from "../decode/decoded-packet.js";
 export interface FlowPacket {
   /** The decoded packet (valid during the hook call only). */
   decoded: DecodedPacket;
-  /** Nanoseconds since the table's time base; never decreases (see FlowTable.outOfOrder). */
+  /**
+   * Nanoseconds since the session's base second (Session.baseSec, its first packet's second): an exact integer at any
+   * distance from the capture's start. Never decreases within a session (see FlowTable.outOfOrder).
+   */
   time: number;
   /** Position of the packet in the capture. */
   index: number;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
 import { isTracemillError } from "../errors.js";
 import { FlowTable } from "./flow-table.js";
+import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC } from "./flow-table-options.js";
 import { EndReason, type Session } from "./session.js";
 
 const NS = 1e9;
@@ -186,9 +187,15 @@ describe("FlowTable", () => {
     expect(ends).toEqual([0]);
   });
 
-  it("rejects a timeout that is not a positive number", () => {
+  it("rejects a timeout that is not a positive number, or beyond the limit that keeps times exact", () => {
     const hooks = { onStart() {}, onPacket() {}, onEnd() {} };
-    for (const options of [{ idleTimeoutNs: 0 }, { activeTimeoutNs: -1 }, { idleTimeoutNs: Number.NaN }]) {
+    for (const options of [
+      { idleTimeoutNs: 0 },
+      { activeTimeoutNs: -1 },
+      { idleTimeoutNs: Number.NaN },
+      { idleTimeoutNs: (MAX_IDLE_TIMEOUT_SEC + 1) * NS },
+      { activeTimeoutNs: (MAX_ACTIVE_TIMEOUT_SEC + 1) * NS },
+    ]) {
       try {
         new FlowTable(hooks, options);
         expect.unreachable();
@@ -196,29 +203,8 @@ describe("FlowTable", () => {
         expect(isTracemillError(error) && error.code).toBe("BAD_OPTION");
       }
     }
-  });
-
-  it("counts times from a time base set before the first packet, given as any seconds and nanoseconds from it", () => {
-    const times: number[][] = [];
-    const table = new FlowTable({
-      onStart: () => {},
-      onPacket: () => {},
-      onEnd: (session) => times.push([session.baseSec, session.firstTime, session.lastTime]),
-    });
-    table.timeBaseSec = 1000;
-    const decoded = createDecodedPacket();
-    Object.assign(decoded, { kind: DecodeKind.Udp, protocol: 17, ipVersion: 4, srcPort: 1, dstPort: 2 });
-    decoded.src.set([1, 1, 1, 1]);
-    decoded.dst.set([2, 2, 2, 2]);
-    // 5.25 s after the base as 1005 s + 0.25 s, then 7 s after it as 1006 s + 1 s (nanoseconds beyond a second).
-    table.add(decoded, 1005, 250_000_000, 40, 0);
-    table.add(decoded, 1006, 1_000_000_000, 40, 1);
-    expect(table.timeBaseSec).toBe(1000);
-    table.timeBaseSec = 1000;
-    expect(() => {
-      table.timeBaseSec = 1005;
-    }).toThrow(RangeError);
-    table.flush();
-    expect(times).toEqual([[1000, 5.25 * NS, 7 * NS]]);
+    // Both limits at once: idle + active + 1 s stays below 2^53 ns.
+    new FlowTable(hooks, { idleTimeoutNs: MAX_IDLE_TIMEOUT_SEC * NS, activeTimeoutNs: MAX_ACTIVE_TIMEOUT_SEC * NS });
+    expect((MAX_IDLE_TIMEOUT_SEC + MAX_ACTIVE_TIMEOUT_SEC + 1) * NS).toBeLessThan(2 ** 53);
   });
 });

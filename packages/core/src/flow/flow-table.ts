@@ -6,7 +6,12 @@ import { TracemillError } from "../errors.js";
 import { EndpointKey } from "./endpoint-key.js";
 import { ExpiryWheel } from "./expiry-wheel.js";
 import { createFlowPacket, type FlowPacket } from "./flow-packet.js";
-import type { FlowTableHooks, FlowTableOptions } from "./flow-table-options.js";
+import {
+  type FlowTableHooks,
+  type FlowTableOptions,
+  MAX_ACTIVE_TIMEOUT_SEC,
+  MAX_IDLE_TIMEOUT_SEC,
+} from "./flow-table-options.js";
 import {
   CHUNK_MASK,
   CHUNK_SHIFT,
@@ -27,6 +32,7 @@ import {
   RECORD_WORDS,
   Session,
   SessionStore,
+  sinceLast,
   W_GENERATION,
   W_HASH,
   W_KEY,
@@ -57,8 +63,15 @@ export class FlowTable {
   /** The one view the hooks get, pointed at the record of each call. */
   private readonly session: Session;
   private readonly packet: FlowPacket;
-  private baseSec = Number.NaN;
+  /** The latest time seen (a packet's, or one given to advance()), exactly: whole seconds and nanoseconds. */
+  private clockSec = Number.NEGATIVE_INFINITY;
+  private clockNsec = 0;
+  /**
+   * The same time as nanoseconds since `frameSec` (the first time's second), for the expiry wheel's buckets only: a
+   * double, rounded beyond 2^53 ns but never reordered, which is all the wheel needs (it decides each end exactly).
+   */
   private clock = 0;
+  private frameSec = Number.NaN;
   /** The endpoints of the packet being added. */
   private readonly endpoints = new EndpointKey();
 
@@ -68,12 +81,14 @@ export class FlowTable {
   ) {
     this.idleTimeoutNs = options.idleTimeoutNs ?? 120 * NS;
     this.activeTimeoutNs = options.activeTimeoutNs ?? 1800 * NS;
-    for (const [name, value] of [
-      ["idle timeout", this.idleTimeoutNs],
-      ["active timeout", this.activeTimeoutNs],
+    for (const [name, value, max] of [
+      ["idle timeout", this.idleTimeoutNs, MAX_IDLE_TIMEOUT_SEC],
+      ["active timeout", this.activeTimeoutNs, MAX_ACTIVE_TIMEOUT_SEC],
     ] as const) {
-      if (!Number.isFinite(value) || value <= 0) {
-        throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds.`, { value });
+      if (!(value > 0 && value <= max * NS)) {
+        throw new TracemillError("BAD_OPTION", `The ${name} must be a positive number of seconds up to ${max}.`, {
+          value,
+        });
       }
     }
     this.store = new SessionStore();
@@ -87,42 +102,30 @@ export class FlowTable {
     return this.index.size;
   }
 
-  /** The epoch second times count from: the first packet's second (NaN before any packet), unless set before it. */
-  get timeBaseSec(): number {
-    return this.baseSec;
-  }
-
   /**
-   * Sets the epoch second times count from, before the first packet: a caller that has times relative to a base of
-   * its own may then give each packet as that base's seconds plus any number of nanoseconds.
-   */
-  set timeBaseSec(sec: number) {
-    if (!Number.isNaN(this.baseSec) && this.baseSec !== sec) {
-      throw new RangeError(`the time base is ${this.baseSec} already, not ${sec}`);
-    }
-    this.baseSec = sec;
-  }
-
-  /**
-   * Adds a decoded TCP or UDP packet (its `kind` is Tcp or Udp and its ports are known). `length` is the byte count
-   * to account for it. Sessions idle at this packet's time end first.
+   * Adds a decoded TCP or UDP packet (its `kind` is Tcp or Udp and its ports are known) captured at `tsSec` whole
+   * seconds + `tsNsec` nanoseconds (0..999 999 999). `length` is the byte count to account for it. Sessions idle at
+   * this packet's time end first.
    */
   add(decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number): void {
-    if (Number.isNaN(this.baseSec)) this.baseSec = tsSec;
-    let time = (tsSec - this.baseSec) * NS + tsNsec;
-    if (time < this.clock) {
-      this.outOfOrder++;
-      time = this.clock;
+    if (tsSec > this.clockSec || (tsSec === this.clockSec && tsNsec >= this.clockNsec)) {
+      if (Number.isNaN(this.frameSec)) this.startFrame(tsSec);
+      this.clockSec = tsSec;
+      this.clockNsec = tsNsec;
+      this.clock = (tsSec - this.frameSec) * NS + tsNsec;
     } else {
-      this.clock = time;
+      this.outOfOrder++;
     }
-    // `time` goes to no call: a double argument is boxed, and V8 boxes the value once for every use, so a call
-    // here (or to open() below) would allocate a number on every packet. The calls read this.clock, which is `time`.
-    if (time - this.idleTimeoutNs >= this.wheel.due) this.expire(this.clock);
+    // The packet's time is the clock's (its own, or the latest for a late packet), read back from the fields: a
+    // variable that is the argument or the field would be a boxed phi, costly on every packet.
+    const sec = this.clockSec;
+    const nsec = this.clockNsec;
+    // No double goes to a call here: a double argument is boxed, and V8 boxes the value once for every use, so a
+    // call would allocate a number on every packet. The calls read the table's fields instead.
+    if (this.clock - this.idleTimeoutNs >= this.wheel.due) this.expireDue();
 
     const packet = this.packet;
     packet.decoded = decoded;
-    packet.time = time;
     packet.index = index;
     packet.length = length;
     packet.headerLength = decoded.ipHeaderLength + decoded.transportHeaderLength;
@@ -166,11 +169,18 @@ export class FlowTable {
       probe = (probe + 1) & mask;
     }
 
+    // The packet's time in its session's frame: ns since the session's base second (its first packet's second), so
+    // exact however far the packet is from the capture's start. A new session's base is this packet's second: its
+    // time is the nanoseconds, read back from the record as a double (a phi of that int and the double below would
+    // be boxed, a heap number on every packet).
+    let time = 0;
     if (slot >= 0) {
       const numbers = this.store.numberChunks[slot >>> CHUNK_SHIFT];
       const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
-      // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too. A new SYN
-      // ends a closed TCP session; the close bit is tested first, as most sessions are open.
+      time = (sec - numbers[n + N_BASE_SEC]) * NS + nsec;
+      // The expiry wheel may not have reached an idle session yet: the idle rule is checked here too (a time beyond
+      // 2^53 ns is rounded, but then far beyond either timeout). A new SYN ends a closed TCP session; the close bit
+      // is tested first, as most sessions are open.
       const gap = time - numbers[n + N_LAST_TIME];
       packet.gap = gap;
       const idle = gap > this.idleTimeoutNs;
@@ -188,6 +198,8 @@ export class FlowTable {
     if (slot < 0) {
       packet.gap = -1;
       slot = this.open(decoded, hash, index);
+      time = this.store.numberChunks[slot >>> CHUNK_SHIFT][RECORD_NUMBERS * (slot & CHUNK_MASK) + N_FIRST_TIME];
+      packet.time = time;
       session.point(slot);
       const words = wordChunks[slot >>> CHUNK_SHIFT];
       const w = RECORD_WORDS * (slot & CHUNK_MASK);
@@ -196,6 +208,7 @@ export class FlowTable {
       packet.forward = forward;
       this.hooks.onStart(session, packet);
     } else {
+      packet.time = time;
       session.point(slot);
     }
 
@@ -218,23 +231,46 @@ export class FlowTable {
   }
 
   /**
-   * Ends sessions idle at `time` (ns since the time base). The wheel notices a session at most idleTimeout / 1024
-   * after it became idle; `add` and `flush` apply the idle rule exactly, so only the moment of the `onEnd` call can
-   * vary, never which packets a session has.
+   * Capture time went on to `tsSec` + `tsNsec` without a packet for this table (one of another table's, or the end
+   * of the capture): ends the sessions idle by then, and flush() tells idle from end of capture at that time. A
+   * later packet earlier than it counts as out of order.
    */
-  expire(time: number): void {
-    this.wheel.expire(time - this.idleTimeoutNs, this.endIdle);
+  advance(tsSec: number, tsNsec: number): void {
+    if (tsSec > this.clockSec || (tsSec === this.clockSec && tsNsec > this.clockNsec)) {
+      if (Number.isNaN(this.frameSec)) this.startFrame(tsSec);
+      this.clockSec = tsSec;
+      this.clockNsec = tsNsec;
+      this.clock = (tsSec - this.frameSec) * NS + tsNsec;
+    }
+    if (this.clock - this.idleTimeoutNs >= this.wheel.due) this.expireDue();
   }
 
   /** The end of the capture: ends every session (those idle for longer than the timeout with reason idle). */
   flush(): void {
-    const limit = this.clock - this.idleTimeoutNs;
+    const sec = this.clockSec;
+    const nsec = this.clockNsec;
     this.wheel.drain((slot) => {
-      const lastTime =
-        this.store.numberChunks[slot >>> CHUNK_SHIFT][RECORD_NUMBERS * (slot & CHUNK_MASK) + N_LAST_TIME];
-      this.closeAs(slot, lastTime < limit ? EndReason.Idle : EndReason.EndOfCapture);
+      const idle =
+        sinceLast(this.store.numberChunks[slot >>> CHUNK_SHIFT], RECORD_NUMBERS * (slot & CHUNK_MASK), sec, nsec) >
+        this.idleTimeoutNs;
+      this.closeAs(slot, idle ? EndReason.Idle : EndReason.EndOfCapture);
       this.end(slot);
     });
+  }
+
+  /** The first time seen: the expiry wheel's frame counts from its second. */
+  private startFrame(sec: number): void {
+    this.frameSec = sec;
+    this.wheel.frameSec = sec;
+  }
+
+  /**
+   * Ends the sessions idle at the clock. The wheel notices a session at most idleTimeout / 1024 after it became
+   * idle, and decides exactly (sinceLast) which are; `add` and `flush` apply the idle rule exactly too, so only the
+   * moment of the `onEnd` call can vary, never which packets a session has.
+   */
+  private expireDue(): void {
+    this.wheel.expire(this.clock - this.idleTimeoutNs, this.clockSec, this.clockNsec, this.endIdle);
   }
 
   /** A TCP packet with RST or FIN: a RST closes the session, and so does the second side's FIN. */
@@ -267,7 +303,6 @@ export class FlowTable {
    * clock (see add), and returns its slot.
    */
   private open(decoded: DecodedPacket, hash: number, index: number): number {
-    const time = this.clock;
     const slot = this.free.length > 0 ? (this.free.pop() as number) : this.store.add();
     // A first packet that is a SYN-ACK answers a SYN the capture missed: its receiver opened the connection.
     const swap = decoded.protocol === 6 && (decoded.tcpFlags & SYN_ACK) === SYN_ACK;
@@ -281,17 +316,17 @@ export class FlowTable {
     words[w + W_HASH] = hash;
     const numbers = this.store.numberChunks[slot >>> CHUNK_SHIFT];
     const n = RECORD_NUMBERS * (slot & CHUNK_MASK);
-    numbers[n + N_FIRST_TIME] = time;
-    numbers[n + N_LAST_TIME] = time;
+    numbers[n + N_BASE_SEC] = this.clockSec;
+    numbers[n + N_FIRST_TIME] = this.clockNsec;
+    numbers[n + N_LAST_TIME] = this.clockNsec;
     numbers[n + N_FWD_BYTES] = 0;
     numbers[n + N_BWD_BYTES] = 0;
     numbers[n + N_FWD_PACKETS] = 0;
     numbers[n + N_BWD_PACKETS] = 0;
-    numbers[n + N_BASE_SEC] = this.baseSec;
     numbers[n + N_SEQ] = this.started++;
     numbers[n + N_FIRST_INDEX] = index;
     this.index.insert(hash, slot);
-    this.wheel.push(slot, words[w + W_GENERATION], time);
+    this.wheel.push(slot, words[w + W_GENERATION], this.clock);
     return slot;
   }
 

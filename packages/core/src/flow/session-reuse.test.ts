@@ -19,7 +19,7 @@ function snapshot(s: Session) {
     packets: [s.fwdPackets, s.bwdPackets],
     bytes: [s.fwdBytes, s.bwdBytes],
     close: [s.finFwd, s.finBwd, s.closed],
-    times: [s.firstTime, s.lastTime],
+    times: [s.baseSec, s.firstTime, s.lastTime],
     firstIndex: s.firstIndex,
     endReason: s.endReason,
   };
@@ -78,7 +78,7 @@ it("a pooled record shows none of the previous session's values", () => {
     packets: [1, 0],
     bytes: [90, 0],
     close: [false, false, false],
-    times: [2 * NS, 2 * NS],
+    times: [102, 0, 0],
     firstIndex: 4,
   });
   expect(ends[2]).toEqual({
@@ -91,7 +91,7 @@ it("a pooled record shows none of the previous session's values", () => {
     packets: [1, 0],
     bytes: [40, 0],
     close: [false, false, false],
-    times: [100 * NS, 100 * NS],
+    times: [200, 0, 0],
     firstIndex: 5,
     endReason: "end-of-capture",
   });

@@ -27,8 +27,8 @@ export const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
 /**
  * Word offsets in a record (RECORD_WORDS·(slot & CHUNK_MASK) + … in its chunk). First cache line (bytes 0–63), what
  * matching a packet and expiry read: addresses in words 0–7 (forward 0–3, backward 4–7), then the ports, key and
- * generation words, owner word 0, then the first and last time. Second line: the counters and what only the
- * session's start and end need, then owner word 1.
+ * generation words, owner word 0, then the base second and the last time (all that idle expiry reads). Second line:
+ * the counters, the first time and what only the session's start and end need, then owner word 1.
  */
 export const W_PORTS = 8;
 /** protocol | ipVersion << 8 | close bits */
@@ -39,13 +39,13 @@ export const W_OWNER_0 = 11;
 export const W_HASH = 30;
 export const W_OWNER_1 = 31;
 /** Number offsets in a record (RECORD_NUMBERS·(slot & CHUNK_MASK) + … in its chunk). */
-export const N_FIRST_TIME = 6;
+export const N_BASE_SEC = 6;
 export const N_LAST_TIME = 7;
 export const N_FWD_BYTES = 8;
 export const N_BWD_BYTES = 9;
 export const N_FWD_PACKETS = 10;
 export const N_BWD_PACKETS = 11;
-export const N_BASE_SEC = 12;
+export const N_FIRST_TIME = 12;
 export const N_SEQ = 13;
 export const N_FIRST_INDEX = 14;
 
@@ -63,6 +63,17 @@ const END_REASONS: readonly EndReason[] = [
   EndReason.Fin,
   EndReason.Rst,
 ];
+
+const NS = 1e9;
+
+/**
+ * Nanoseconds from the last packet of the record whose numbers start at `n` to the time `sec` + `nsec` (not before
+ * it). Exact below 2^53 ns; beyond, the double is rounded but still above every timeout, as the timeouts' limits
+ * keep a session's own times below 2^53 ns minus the idle timeout (MAX_IDLE_TIMEOUT_SEC).
+ */
+export function sinceLast(numbers: Float64Array, n: number, sec: number, nsec: number): number {
+  return (sec - numbers[n + N_BASE_SEC]) * NS + nsec - numbers[n + N_LAST_TIME];
+}
 
 /** The key word `key` with end reason `reason`. */
 export function withReason(key: number, reason: EndReason): number {
@@ -112,7 +123,9 @@ export class SessionStore {
  * all marked at every major collection). A hook must not keep the view past its call: the table points it at
  * another record next. Per-session state is kept by `slot` (records are reused: a slot is one session from its
  * onStart to its onEnd). Addresses are kept as 32-bit words so that matching a packet builds no string. Times are
- * integer nanoseconds since the table's time base (`baseSec`), exact below 2^53 ns (104 days).
+ * integer nanoseconds since the session's own base second (`baseSec`, its first packet's whole second): a session
+ * lasts at most the active timeout, so they stay below 2^53 and every time, gap and duration is exact however long
+ * the capture and however far its packets are from its first one.
  */
 export class Session {
   /** The record's store slot, and its chunk and offsets there. */
@@ -173,7 +186,7 @@ export class Session {
     return this.words[this.w + W_HASH];
   }
 
-  /** Epoch second the times count from (the capture's first packet's second). */
+  /** Epoch second the session's times count from: its first packet's whole second. */
   get baseSec(): number {
     return this.numbers[this.n + N_BASE_SEC];
   }
@@ -230,12 +243,12 @@ export class Session {
     this.words[this.w + W_OWNER_1] = value;
   }
 
-  /** Time of the first packet (ns since the time base). */
+  /** Time of the first packet (ns since baseSec: below 1e9). */
   get firstTime(): number {
     return this.numbers[this.n + N_FIRST_TIME];
   }
 
-  /** Time of the latest packet (ns since the time base). */
+  /** Time of the latest packet (ns since baseSec). */
   get lastTime(): number {
     return this.numbers[this.n + N_LAST_TIME];
   }

@@ -139,7 +139,7 @@ describe("extractFeatures", () => {
     const packets = [
       at(0, arp),
       at(1, icmp),
-      at(2, syn, 14 + 20 + 10),
+      at(2, syn, 14 + 20 + 3),
       at(3, syn),
       at(2.5, syn),
       at(4, ethernet(lonely[1])),

@@ -13,7 +13,7 @@ import { workersRetired } from "../threads/retire.js";
 import { FileDigest, sha256OfFile } from "./file-digest.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const pcap = path.join(repo, "test/fixtures/capture/same100_100-packets.pcap");
+const pcap = path.join(repo, "test/fixtures/capture/formats/same100_100-packets.pcap");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-digest-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -1,14 +1,19 @@
-// Golden files: the CSV of each real capture in test/fixtures/features/captures must stay byte-identical.
+// Golden files: the CSV of each real capture with a golden/<capture>.csv in test/fixtures/features must stay
+// byte-identical (the captures are in the captures library, test/fixtures/capture).
 // After an intended change, regenerate with test/fixtures/features/regenerate.mjs and review the diff.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { fixturePath } from "../../../../test/helpers/fixtures.js";
 import { extractFeatures } from "./extract-features.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/features");
-const captures = fs.readdirSync(path.join(fixtures, "captures")).sort();
+const captures = fs
+  .readdirSync(path.join(fixtures, "golden"))
+  .map((f) => f.replace(/\.csv$/, ""))
+  .sort();
 
 describe("golden feature CSVs", () => {
   it("cover a few real captures", () => {
@@ -18,7 +23,7 @@ describe("golden feature CSVs", () => {
   for (const name of captures) {
     it(`are unchanged for ${name}`, async () => {
       const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-golden-"));
-      const { summary } = await extractFeatures(path.join(fixtures, "captures", name), { outDir });
+      const { summary } = await extractFeatures(fixturePath(name), { outDir });
       const actual = fs.readFileSync(path.join(outDir, "features.csv"), "utf8");
       const expected = fs.readFileSync(path.join(fixtures, "golden", `${name}.csv`), "utf8");
       expect(actual).toBe(expected);

@@ -1,7 +1,7 @@
 // The capture read of the extract pass: engine/capture's readCapture, with progress as a capability reports it
 // (percent of the file's bytes, packets read) and the file's size for the run summary.
 import fs from "node:fs";
-import type { CaptureDamage, CapturedPacket, CaptureFormat } from "@tracemill/core";
+import type { CaptureDamage, CapturedPacket, CaptureFormat, CaptureWarning } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { type ChunkTap, readCapture } from "../capture/index.js";
 
@@ -23,6 +23,8 @@ export interface ReadResult {
   /** False when reading stopped at damage; `damage` then says where and why. */
   complete: boolean;
   damage: CaptureDamage | null;
+  /** What the reader read past without stopping (carried timestamps, no packets at all). */
+  warnings: CaptureWarning[];
 }
 
 /**
@@ -60,6 +62,7 @@ export async function readCaptureFile(
     packets: result.packets,
     complete: result.complete,
     damage: result.damage ?? null,
+    warnings: result.info.warnings,
   };
 }
 

@@ -24,7 +24,7 @@ vi.mock("node:worker_threads", async (importOriginal) => {
 });
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const pcap = path.join(repo, "test/fixtures/capture/same100_100-packets.pcap");
+const pcap = path.join(repo, "test/fixtures/capture/formats/same100_100-packets.pcap");
 
 describe("runSessionPass", () => {
   it("leaves no worker running when the CSV cannot be created", async () => {

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   type CapturedPacket,
+  type CaptureWarning,
   csvHeaderLine,
   FEATURE_COLUMNS,
   type FlowPacket,
@@ -66,6 +67,8 @@ export interface InputSummary {
   bytes: number;
   sha256: string;
   format: string;
+  /** Present when the reader read past something (docs/formats.md, "Warnings"). */
+  warnings?: CaptureWarning[];
 }
 
 /** The summary's `input`, and `inputs` when there are several: each input's name, size, digest and format. */
@@ -79,6 +82,7 @@ export function inputsSummary(
     bytes: files[i].fileBytes,
     sha256: sha256[i],
     format: files[i].format,
+    ...(files[i].warnings.length > 0 ? { warnings: files[i].warnings } : {}),
   }));
   return { input: inputs[0], ...(inputs.length > 1 ? { inputs } : {}) };
 }

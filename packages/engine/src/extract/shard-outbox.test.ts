@@ -7,7 +7,7 @@ import type { RowBatch } from "./shard-protocol.js";
 import { createRingMemory, RingReader, RingWriter } from "./shard-ring.js";
 
 function setup(limit: number) {
-  const memory = createRingMemory(new SharedArrayBuffer(8));
+  const memory = createRingMemory();
   const writer = new RingWriter(memory, () => {
     throw new Error("the reader failed or stalled");
   });

@@ -5,7 +5,7 @@ import { createRingMemory, F_ADD, RING_RECORDS, RingReader, RingWriter } from ".
 
 /** A writer and a reader whose counters start at `start` (an int32), as after that many records. */
 function ringAt(start: number) {
-  const memory = createRingMemory(new SharedArrayBuffer(8));
+  const memory = createRingMemory();
   const writer = new RingWriter(
     memory,
     () => {

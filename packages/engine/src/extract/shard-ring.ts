@@ -1,10 +1,13 @@
 // The hand-over of packets from the reading thread to one session worker of `extract --threads N`: a single-producer,
-// single-consumer ring of fixed 72-byte records in shared memory, with Atomics for the counters and for waiting.
+// single-consumer ring of fixed 80-byte records in shared memory, with Atomics for the counters and for waiting.
 
-/** Record words (32-bit): addresses, ports, protocol, lengths, then three doubles (time, packet index, add number). */
-export const RECORD_WORDS = 18;
+/**
+ * Record words (32-bit): addresses, ports, protocol, lengths, nanoseconds, a pad word, then three doubles (seconds,
+ * packet index, add number).
+ */
+export const RECORD_WORDS = 20;
 const RECORD_BYTES = RECORD_WORDS * 4;
-/** Records per ring (a power of two): 1.2 MB per worker, deep enough that neither side waits on the other often. */
+/** Records per ring (a power of two): 1.3 MB per worker, deep enough that neither side waits on the other often. */
 export const RING_RECORDS = 1 << 14;
 const MASK = RING_RECORDS - 1;
 /** Records written before they are published to the worker (one store and one notify per this many). */
@@ -19,10 +22,13 @@ export const R_KIND = 9; // protocol | IP version << 8 | TCP flags << 16 | recor
 // a length can reach 4 GiB, and IPv6 extension headers can make the headers longer than 16 bits.
 export const R_LENGTH = 10; // bytes the packet counts for
 export const R_HEADERS = 11; // header bytes the packet counts for (IP + transport: all the flow table uses of them)
+// The packet's time, after the global out-of-order clamp, is whole epoch seconds (F_SEC) and nanoseconds: exact
+// at any distance from the capture's first packet, as the flow table needs it.
+export const R_NSEC = 12; // nanoseconds 0..999 999 999
 /** Double offsets inside a record (Float64Array index = record word offset / 2 + these). */
-export const F_TIME = 6; // ns since the capture's time base, after the global out-of-order clamp
-export const F_INDEX = 7; // the packet's position in the capture
-export const F_ADD = 8; // the packet's position in the global order of flow-table additions (the merge key)
+export const F_SEC = 7; // whole epoch seconds
+export const F_INDEX = 8; // the packet's position in the capture
+export const F_ADD = 9; // the packet's position in the global order of flow-table additions (the merge key)
 
 /** Record types (bits 24–31 of R_KIND). */
 export const RecordType = {
@@ -30,7 +36,7 @@ export const RecordType = {
   Packet: 0,
   /** The capture's time and number of additions so far: idle expiry and the row watermark advance. */
   Tick: 1,
-  /** The end of the capture: F_TIME is its last time (the end reason idle vs end-of-capture depends on it). */
+  /** The end of the capture: F_SEC and R_NSEC are its last time (the end reason idle vs end-of-capture depends on it). */
   End: 2,
 } as const;
 
@@ -68,15 +74,12 @@ export const STALL_LIMIT_MS = 30_000;
 export interface RingMemory {
   records: SharedArrayBuffer;
   control: SharedArrayBuffer;
-  /** The capture's time base in epoch seconds (the first packet's second), set before the first record is read. */
-  base: SharedArrayBuffer;
 }
 
-export function createRingMemory(base: SharedArrayBuffer): RingMemory {
+export function createRingMemory(): RingMemory {
   return {
     records: new SharedArrayBuffer(RING_RECORDS * RECORD_BYTES),
     control: new SharedArrayBuffer(32),
-    base,
   };
 }
 

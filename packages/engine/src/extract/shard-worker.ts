@@ -4,7 +4,6 @@ import { parentPort, workerData } from "node:worker_threads";
 import {
   createDecodedPacket,
   DecodeKind,
-  EndReason,
   FeatureSet,
   FlowTable,
   OrderedRows,
@@ -19,11 +18,12 @@ import type { ShardDone, ShardFailure, ShardReady, WorkerSetup } from "./shard-p
 import {
   F_ADD,
   F_INDEX,
-  F_TIME,
+  F_SEC,
   R_DST,
   R_HEADERS,
   R_KIND,
   R_LENGTH,
+  R_NSEC,
   R_PORTS,
   R_SRC,
   RecordType,
@@ -32,11 +32,9 @@ import {
 import { StartQueue } from "./start-queue.js";
 
 const NEWLINE = 10;
-const NS = 1e9;
 
 function run(setup: WorkerSetup, spill: FileRowSpill): void {
   const ring = new RingReader(setup.ring);
-  const base = new Float64Array(setup.ring.base);
   const { words, numbers, bytes } = ring;
   const features = new FeatureSet();
   const row = new RowBuilder();
@@ -46,8 +44,6 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
   // The merge key (global addition number) of every session from the oldest unwritten row on, in seq order.
   const starts = new StartQueue();
   let currentAdd = 0;
-  // The flush ends sessions by this worker's last time; the capture's last time decides idle vs end-of-capture.
-  let endLimit = Number.NaN;
 
   // OrderedRows passes rows on in runs of whole rows; each row ends with the only line feed in it.
   const ordered = new OrderedRows(
@@ -72,9 +68,6 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         if (state >= 0) features.update(state, packet);
       },
       onEnd(session: Session) {
-        if (!Number.isNaN(endLimit) && !session.closed) {
-          session.endReason = session.lastTime < endLimit ? EndReason.Idle : EndReason.EndOfCapture;
-        }
         done.sessions.total++;
         if (session.protocol === 6) done.sessions.byProtocol.tcp++;
         else done.sessions.byProtocol.udp++;
@@ -131,23 +124,20 @@ function run(setup: WorkerSetup, spill: FileRowSpill): void {
         decoded.ipHeaderLength = words[w + R_HEADERS] >>> 0;
         decoded.transportHeaderLength = 0;
         currentAdd = numbers[f + F_ADD];
-        // The clamped time in ns since the time base, given as whole seconds and the ns left over (small integers: a
-        // double argument would be a new heap number on every packet); the table computes exactly the time the
-        // reading thread did, counting from the same base (set at the first packet, once the reading thread set it).
-        if (packets === 1) table.timeBaseSec = base[0];
-        const time = numbers[f + F_TIME];
-        const seconds = Math.floor(time / NS);
-        table.add(decoded, base[0] + seconds, time - seconds * NS, words[w + R_LENGTH] >>> 0, numbers[f + F_INDEX]);
+        // The time the reading thread clamped (never before an earlier record's), as it was captured: whole seconds
+        // and nanoseconds.
+        table.add(decoded, numbers[f + F_SEC], words[w + R_NSEC], words[w + R_LENGTH] >>> 0, numbers[f + F_INDEX]);
       } else {
+        // The capture's time went on: sessions idle by then end (and at the end, the capture's last time tells
+        // idle from end of capture, as in the single pass).
+        table.advance(numbers[f + F_SEC], words[w + R_NSEC]);
         if (type === RecordType.End) {
-          endLimit = numbers[f + F_TIME] - table.idleTimeoutNs;
           table.flush();
           outbox.send(Number.POSITIVE_INFINITY);
           ring.release(true);
           parentPort!.postMessage(done);
           return;
         }
-        table.expire(numbers[f + F_TIME]);
         // Every later row of this worker starts at its oldest live session or at an addition not yet made.
         const next = starts.length > 0 ? starts.first : numbers[f + F_ADD];
         if (outbox.count > 0 || next !== watermark) outbox.send(next);

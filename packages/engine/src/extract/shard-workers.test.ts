@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUSY_WORKER_QUIET_MS } from "../threads/retire.js";
-import { F_TIME, R_KIND, RecordType } from "./shard-ring.js";
+import { F_SEC, R_KIND, RecordType } from "./shard-ring.js";
 import { ShardWorkers } from "./shard-workers.js";
 
 const options = {
@@ -18,7 +18,7 @@ function endCapture(workers: ShardWorkers, worker: number): void {
   const ring = workers.rings[worker];
   const w = ring.next();
   ring.words[w + R_KIND] = RecordType.End << 24;
-  ring.numbers[w / 2 + F_TIME] = 0;
+  ring.numbers[w / 2 + F_SEC] = 0;
   ring.done();
   ring.publish(true);
 }

@@ -44,8 +44,6 @@ function workerScript(): { url: URL; execArgv?: string[] } {
 
 export class ShardWorkers {
   readonly rings: RingWriter[] = [];
-  /** The capture's time base in epoch seconds, shared with every worker. */
-  readonly base = new Float64Array(new SharedArrayBuffer(8));
   private readonly workers: Worker[] = [];
   private readonly returns: MessagePort[] = [];
   /** Where each worker's row batches arrive, and what takes one (onRows, its failure reported as the worker's). */
@@ -74,7 +72,7 @@ export class ShardWorkers {
     options: ShardWorkerOptions,
     onRows: (worker: number, batch: RowBatch) => void,
   ): void {
-    const memory = createRingMemory(this.base.buffer as SharedArrayBuffer);
+    const memory = createRingMemory();
     this.rings.push(
       new RingWriter(
         memory,

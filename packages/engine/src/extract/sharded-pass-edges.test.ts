@@ -130,9 +130,9 @@ describe("extract --threads N at the edges", () => {
   });
 
   it("reads gzip and pcapng input as the single pass does", async () => {
-    const pcap = fs.readFileSync(path.join(repo, "test/fixtures/features/captures/wikipedia-browse.pcap"));
+    const pcap = fs.readFileSync(path.join(repo, "test/fixtures/capture/benign/wikipedia-browse.pcap"));
     await expectSame(write("browse.pcap.gz", gzipSync(pcap)));
-    await expectSame(path.join(repo, "test/fixtures/capture/dvwa-web-attacks.pcapng"));
+    await expectSame(path.join(repo, "test/fixtures/capture/attacks/dvwa-web-attacks.pcapng"));
   });
 
   it("writes the single-thread order with a tick at every addition", async () => {
@@ -196,7 +196,7 @@ describe("extract --threads N when the run fails", () => {
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);
 
-    const bad = path.join(repo, "test/fixtures/capture/bad_pcap-invalid-version-1.pcap");
+    const bad = path.join(repo, "test/fixtures/capture/formats/bad_pcap-invalid-version-1.pcap");
     await expect(extractFeatures(bad, { outDir: dir, threads: 2 })).rejects.toMatchObject({ code: "BAD_INPUT" });
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(await threadsBackTo(baseline)).toBeLessThanOrEqual(baseline);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CapturedPacket, TcpFlag } from "@tracemill/core";
 import { describe, expect, it, vi } from "vitest";
+import { fixturePath } from "../../../../test/helpers/fixtures.js";
 import {
   capturedPacket,
   ethernet,
@@ -127,21 +128,21 @@ describe("extract --threads N", () => {
   it("writes the single-thread CSV and summary on the fixture captures", async () => {
     // Each capture on 2 workers (a worker takes about 0.3 s to start from the sources), a few on 3.
     const captures = [
-      ...fs.readdirSync(path.join(repo, "test/fixtures/features/captures")).map((f) => `features/captures/${f}`),
-      "decode/null-loopback_gopacket.pcap",
-      "capture/erf_100-packets.erf",
-      "capture/pcap-le-ns_sll_tcp-handshake-nano.pcap",
+      ...fs.readdirSync(path.join(repo, "test/fixtures/features/golden")).map((f) => f.replace(/\.csv$/, "")),
+      "null-loopback_gopacket.pcap",
+      "erf_100-packets.erf",
+      "pcap-le-ns_sll_tcp-handshake-nano.pcap",
     ];
     let rows = 0;
     for (const capture of captures) {
       const counts = capture.includes("ipv6") || capture.includes("kakaotalk") ? [2, 3] : [2];
-      rows += await expectSameForEveryCount(path.join(repo, "test/fixtures", capture), {}, counts);
+      rows += await expectSameForEveryCount(fixturePath(capture), {}, counts);
     }
     expect(rows).toBeGreaterThan(80);
   });
 
   it("writes the single-thread output for a capture damaged at the end (complete: false)", async () => {
-    const whole = fs.readFileSync(path.join(repo, "test/fixtures/features/captures/wikipedia-browse.pcap"));
+    const whole = fs.readFileSync(path.join(repo, "test/fixtures/capture/benign/wikipedia-browse.pcap"));
     const file = path.join(scratch(), "cut.pcap");
     fs.writeFileSync(file, whole.subarray(0, whole.length - 700));
     await expectSameForEveryCount(file);

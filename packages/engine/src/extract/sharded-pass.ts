@@ -28,11 +28,12 @@ import { HELD_BATCHES } from "./shard-outbox.js";
 import {
   F_ADD,
   F_INDEX,
-  F_TIME,
+  F_SEC,
   R_DST,
   R_HEADERS,
   R_KIND,
   R_LENGTH,
+  R_NSEC,
   R_PORTS,
   R_SRC,
   RecordType,
@@ -102,22 +103,21 @@ export async function runShardedPass(
     const result = emptyResult();
     const ignored = result.packets.ignored;
 
-    // The flow table's time rules, once for the whole capture: times in ns since the first packet's second, a
-    // packet earlier than the latest time seen counted at that time (out of order).
-    let baseSec = Number.NaN;
-    // The latest time seen, in a typed array: a `let` the closure shares lives in a context slot, where every double
-    // stored is a new heap number (147 MB of garbage over bench-large's 10 M packets).
-    const clock = new Float64Array(1);
+    // The flow table's out-of-order rule, once for the whole capture: a packet earlier than the latest time seen
+    // is counted at that time. The latest time (whole seconds, nanoseconds) is kept in a typed array: a `let` the
+    // closure shares lives in a context slot, where every double stored is a new heap number (147 MB of garbage
+    // over bench-large's 10 M packets).
+    const clock = new Float64Array([Number.NEGATIVE_INFINITY, 0]);
     let adds = 0;
     const route = (decoded: DecodedPacket, tsSec: number, tsNsec: number, length: number, index: number) => {
-      if (Number.isNaN(baseSec)) shards.base[0] = baseSec = tsSec;
-      let time = (tsSec - baseSec) * NS + tsNsec;
-      if (time < clock[0]) {
-        result.packets.outOfOrder++;
-        time = clock[0];
+      if (tsSec > clock[0] || (tsSec === clock[0] && tsNsec >= clock[1])) {
+        clock[0] = tsSec;
+        clock[1] = tsNsec;
       } else {
-        clock[0] = time;
+        result.packets.outOfOrder++;
       }
+      const sec = clock[0];
+      const nsec = clock[1];
       const v4 = decoded.ipVersion === 4;
       const ring = rings[shardOf(decoded.src, decoded.dst, v4, decoded.srcPort, decoded.dstPort, threads)];
       const w = ring.next();
@@ -134,16 +134,17 @@ export async function runShardedPass(
       words[w + R_KIND] = decoded.protocol | (decoded.ipVersion << 8) | (decoded.tcpFlags << 16);
       words[w + R_LENGTH] = length;
       words[w + R_HEADERS] = decoded.ipHeaderLength + decoded.transportHeaderLength;
+      words[w + R_NSEC] = nsec;
       const f = w / 2;
       const numbers = ring.numbers;
-      numbers[f + F_TIME] = time;
+      numbers[f + F_SEC] = sec;
       numbers[f + F_INDEX] = index;
       numbers[f + F_ADD] = adds++;
       ring.done();
       if (adds % tickAdds === 0) markAll(RecordType.Tick);
     };
     const markAll = (type: number) => {
-      for (const ring of rings) writeMark(ring, type, clock[0], adds);
+      for (const ring of rings) writeMark(ring, type, clock[0], clock[1], adds);
     };
 
     // Fragments before their datagram's first fragment are held and counted right after it, at its time (as the
@@ -250,10 +251,11 @@ export async function runShardedPass(
 }
 
 /** A tick or end record: the capture's latest time and the number of additions so far. */
-function writeMark(ring: RingWriter, type: number, time: number, adds: number): void {
+function writeMark(ring: RingWriter, type: number, sec: number, nsec: number, adds: number): void {
   const w = ring.next();
   ring.words[w + R_KIND] = type << 24;
-  ring.numbers[w / 2 + F_TIME] = time;
+  ring.words[w + R_NSEC] = nsec;
+  ring.numbers[w / 2 + F_SEC] = sec;
   ring.numbers[w / 2 + F_ADD] = adds;
   ring.done();
 }

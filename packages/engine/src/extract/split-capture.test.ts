@@ -13,7 +13,7 @@ import { splitPcap } from "../testing/split-pcap.js";
 import { extractFeatures } from "./extract-features.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const whole = path.join(repo, "test/fixtures/features/captures/wikipedia-browse.pcap");
+const whole = path.join(repo, "test/fixtures/capture/benign/wikipedia-browse.pcap");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-split-"));
 const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
 

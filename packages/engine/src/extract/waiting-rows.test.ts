@@ -5,17 +5,22 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { fixturePath } from "../../../../test/helpers/fixtures.js";
 import { extractFeatures } from "./extract-features.js";
 import { FileRowSpill } from "./file-row-spill.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/features");
-const captures = fs.readdirSync(path.join(fixtures, "captures")).sort();
+/** The captures with golden feature CSVs. */
+const captures = fs
+  .readdirSync(path.join(fixtures, "golden"))
+  .map((f) => f.replace(/\.csv$/, ""))
+  .sort();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-waiting-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function csv(capture: string, outDir: string, rowMemoryBytes?: number): Promise<string> {
   fs.mkdirSync(outDir);
-  await extractFeatures(path.join(fixtures, "captures", capture), { outDir, idleTimeout: 0.5, rowMemoryBytes });
+  await extractFeatures(fixturePath(capture), { outDir, idleTimeout: 0.5, rowMemoryBytes });
   expect(fs.readdirSync(outDir).sort()).toEqual(["features.csv", "summary.json"]);
   return fs.readFileSync(path.join(outDir, "features.csv"), "utf8");
 }
