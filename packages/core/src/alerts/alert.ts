@@ -9,7 +9,8 @@ export interface Alert {
   tsSec: number;
   /** Nanoseconds within the second; EVE and unified2 carry microseconds, so this is a multiple of 1000. */
   tsNsec: number;
-  ipVersion: 4 | 6;
+  /** 0 when the log gives no IP addresses (Suricata's alerts on non-IP packets); src and dst are then "". */
+  ipVersion: 0 | 4 | 6;
   /** IP protocol number (6 TCP, 17 UDP, 1 ICMP, 58 ICMPv6, …). */
   protocol: number;
   /** Addresses as text: dotted quad, or RFC 5952 IPv6 (compressed, lower case) whatever the log wrote. */

@@ -20,7 +20,8 @@ export interface ClassificationTable {
 }
 
 /**
- * Parses `config classification: name,description,priority` lines; comments and blank lines are ignored.
+ * Parses `config classification: name,description,priority` lines; comments and blank lines are ignored, and any
+ * other line is refused (BAD_INPUT naming it): a file of something else must not pass for an empty table.
  * A later line with the same name replaces the earlier one's text and priority but keeps its id.
  */
 export function parseClassificationConfig(text: string, file?: string): ClassificationTable {
@@ -29,29 +30,24 @@ export function parseClassificationConfig(text: string, file?: string): Classifi
   text.split(/\r?\n/).forEach((raw, lineIndex) => {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) return;
-    const match = /^config\s+classification\s*:\s*(.*)$/i.exec(line);
-    if (!match) return;
-    const fields = match[1].split(",");
+    const fields = /^config\s+classification\s*:\s*(.*)$/i.exec(line)?.[1].split(",") ?? [];
     const name = fields[0]?.trim() ?? "";
-    const priority = Number(fields.at(-1)?.trim());
+    const priority = fields.at(-1)?.trim() ?? "";
     const description = fields.slice(1, -1).join(",").trim();
-    if (fields.length < 3 || name === "" || !Number.isInteger(priority) || priority < 0) {
+    if (fields.length < 3 || !/^[^\s]+$/.test(name) || !/^\d{1,9}$/.test(priority)) {
       throw new TracemillError(
         "BAD_INPUT",
-        `${file ?? "classification.config"}: line ${lineIndex + 1} is not "config classification: name,description,priority"`,
-        {
-          file,
-          line: lineIndex + 1,
-        },
+        `${file ?? "classification.config"}: line ${lineIndex + 1} is not a comment or "config classification: name,description,priority"`,
+        { file, line: lineIndex + 1 },
       );
     }
     const known = byName.get(name.toLowerCase());
     if (known) {
       known.description = description;
-      known.priority = priority;
+      known.priority = Number(priority);
       return;
     }
-    const entry = { id: entries.length + 1, name, description, priority };
+    const entry = { id: entries.length + 1, name, description, priority: Number(priority) };
     entries.push(entry);
     byName.set(name.toLowerCase(), entry);
   });

@@ -22,7 +22,7 @@ export class EveAlertFields {
   /** Ports, or ICMP type and code (as unified2 stores them). */
   srcPort = 0;
   dstPort = 0;
-  /** Address bytes: the first `addressLength` (4 or 16) bytes. */
+  /** Address bytes: the first `addressLength` (4 or 16; 0 for an alert on a non-IP packet) bytes. */
   readonly src = new Uint8Array(16);
   readonly dst = new Uint8Array(16);
   addressLength = 4;

@@ -21,6 +21,7 @@ import {
   stringEnd,
   type TimeOut,
 } from "./eve-bytes.js";
+import { isEveObject, MAX_U8, MAX_U16, MAX_U32 } from "./eve-members.js";
 
 const QUOTE = 34;
 const empty = new Uint8Array(0);
@@ -54,8 +55,9 @@ export class EveAlertReader {
   ) {}
 
   /**
-   * Reads the line b[start, end): the fields (reused: copy what must outlive the next call), undefined for events
-   * other than alerts. Throws BAD_INPUT as parseEveAlertLine does.
+   * Reads the line b[start, end): the fields (reused: copy what must outlive the next call), undefined for a blank
+   * line and events other than alerts; `addressLength` 0 for an alert without IP addresses. Throws BAD_INPUT as
+   * parseEveAlertLine does.
    */
   read(b: Uint8Array, start: number, end: number, source: EveSource = {}): EveAlertFields | undefined {
     if (this.scan(b, start, end)) return this.fields;
@@ -81,7 +83,9 @@ export class EveAlertReader {
     let protocol = 0;
     let pcapCnt = 0;
     let rule: EveRule | undefined;
-    let flowStartUs = -1;
+    // A flag, not a sentinel value: a flow may start before 1970 (Suricata prints what odd captures say).
+    let haveFlowStart = false;
+    let flowStartUs = 0;
     let packetFrom = -1;
     let packetTo = -1;
     let packetLength = -1;
@@ -132,12 +136,12 @@ export class EveAlertReader {
         case Key.SrcPort:
           next = skipValue(b, v, end);
           srcPort = next < 0 ? -1 : digitsValue(b, v, next);
-          if (srcPort < 0) return false;
+          if (srcPort < 0 || srcPort > MAX_U16) return false;
           break;
         case Key.DestPort:
           next = skipValue(b, v, end);
           dstPort = next < 0 ? -1 : digitsValue(b, v, next);
-          if (dstPort < 0) return false;
+          if (dstPort < 0 || dstPort > MAX_U16) return false;
           break;
         case Key.Proto:
           next = skipValue(b, v, end);
@@ -153,12 +157,12 @@ export class EveAlertReader {
         case Key.IcmpType:
           next = skipValue(b, v, end);
           icmpType = next < 0 ? -1 : digitsValue(b, v, next);
-          if (icmpType < 0) return false;
+          if (icmpType < 0 || icmpType > MAX_U8) return false;
           break;
         case Key.IcmpCode:
           next = skipValue(b, v, end);
           icmpCode = next < 0 ? -1 : digitsValue(b, v, next);
-          if (icmpCode < 0) return false;
+          if (icmpCode < 0 || icmpCode > MAX_U8) return false;
           break;
         case Key.Alert:
           if (b[v] !== 123) return false;
@@ -178,6 +182,7 @@ export class EveAlertReader {
             const to = b[s] === QUOTE ? stringEnd(b, s + 1, next) : -1;
             if (to < 0 || !this.flowTimes.read(b, s + 1, to, t)) return false;
             flowStartUs = t.sec * 1_000_000 + Math.floor(t.nsec / 1000);
+            haveFlowStart = true;
           }
           break;
         }
@@ -201,7 +206,7 @@ export class EveAlertReader {
           const l = this.found[0];
           if (l >= 0) {
             linkType = digitsValue(b, l, skipValue(b, l, next));
-            if (linkType < 0) return false;
+            if (linkType < 0 || linkType > MAX_U32) return false;
           }
           break;
         }
@@ -217,12 +222,11 @@ export class EveAlertReader {
     }
     if (!haveTime || !isAlert || srcLength < 0 || srcLength !== dstLength || !rule) return false;
     let packet = empty;
-    if (packetFrom >= 0 && linkType >= 0) {
+    if (packetFrom >= 0) {
       if (this.scratch.length < packetTo - packetFrom) this.scratch = new Uint8Array(packetTo - packetFrom);
-      const n = decodeBase64Bytes(b, packetFrom, packetTo, this.scratch);
-      // An escaped "/" is valid JSON the slow way unescapes; anything else not base64 means no packet either way.
-      if (n < 0 && b.subarray(packetFrom, packetTo).includes(92)) return false;
-      packetLength = n;
+      packetLength = decodeBase64Bytes(b, packetFrom, packetTo, this.scratch);
+      // An escaped "/" the slow way unescapes, or text that is not base64, which it reports.
+      if (packetLength < 0) return false;
     }
     if (packetLength > 0 && linkType >= 0) packet = this.scratch.subarray(0, packetLength);
     f.addressLength = srcLength;
@@ -230,7 +234,7 @@ export class EveAlertReader {
     f.srcPort = icmpType >= 0 ? icmpType : srcPort;
     f.dstPort = icmpType >= 0 ? icmpCode : dstPort;
     f.rule = rule;
-    f.flowStartUs = flowStartUs >= 0 ? flowStartUs : f.tsSec * 1_000_000 + Math.floor(f.tsNsec / 1000);
+    f.flowStartUs = haveFlowStart ? flowStartUs : f.tsSec * 1_000_000 + Math.floor(f.tsNsec / 1000);
     f.packetNumber = pcapCnt;
     f.packet = packet;
     f.linkType = linkType >= 0 ? linkType : 1;
@@ -265,14 +269,15 @@ export class EveAlertReader {
 
   /** Parses an "alert" object b[from, to) not seen lately, and remembers it. */
   private newRule(b: Uint8Array, from: number, to: number): EveRule | undefined {
-    let object: unknown;
+    let rule: EveRule;
     try {
-      object = JSON.parse(this.decode(b.subarray(from, to)));
+      const object: unknown = JSON.parse(this.decode(b.subarray(from, to)));
+      if (!isEveObject(object)) return undefined;
+      rule = eveRule(object, this.classifications);
     } catch {
+      // Not JSON, or a member of the wrong type: the slow way names it.
       return undefined;
     }
-    if (typeof object !== "object" || object === null) return undefined;
-    const rule = eveRule(object, this.classifications);
     if (this.recent.length === recentRules) this.recent.pop();
     this.recent.push({ bytes: b.slice(from, to), rule });
     return rule;
@@ -285,11 +290,13 @@ export class EveAlertReader {
     f.protocol = alert.protocol;
     f.srcPort = alert.srcPort;
     f.dstPort = alert.dstPort;
-    const src = parseIpAddress(alert.src) ?? new Uint8Array(4);
-    const dst = parseIpAddress(alert.dst) ?? new Uint8Array(4);
-    f.src.set(src);
-    f.dst.set(dst);
-    f.addressLength = src.length;
+    const src = parseIpAddress(alert.src);
+    const dst = parseIpAddress(alert.dst);
+    if (src && dst) {
+      f.src.set(src);
+      f.dst.set(dst);
+    }
+    f.addressLength = src ? src.length : 0;
     const { gid, sid, rev, classId, className, priority, signature, blocked } = alert;
     f.rule = { gid, sid, rev, classId, className, priority, signature, blocked };
     f.flowId = alert.flowId === undefined ? undefined : eveFlowKeyOfText(alert.flowId);

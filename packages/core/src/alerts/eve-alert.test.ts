@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { TracemillError } from "../errors.js";
 import { parseClassificationConfig } from "./classification.js";
 import { parseEveAlertLine, parseEveTimestamp } from "./eve-alert.js";
 
@@ -78,7 +79,7 @@ describe("EVE alert lines", () => {
     expect(parseEveAlertLine(flowLine ?? "")).toBeUndefined();
     expect(() =>
       parseEveAlertLine('{"event_type":"alert", "timestamp"', undefined, { file: "e.json", line: 3 }),
-    ).toThrow("e.json, line 3 is not JSON");
+    ).toThrow("e.json, line 3: not JSON");
   });
 
   it("keeps a category the classification file does not list as the class name", () => {
@@ -101,6 +102,103 @@ describe("EVE alert lines", () => {
       priority: 2,
       packetNumber: 7,
     });
+  });
+});
+
+describe("EVE alert lines: what is refused and what is passed on", () => {
+  const base = {
+    timestamp: "2024-01-31T12:00:00.000001+0000",
+    event_type: "alert",
+    src_ip: "10.0.0.1",
+    src_port: 1234,
+    dest_ip: "10.0.0.2",
+    dest_port: 80,
+    proto: "TCP",
+    alert: { action: "allowed", gid: 1, signature_id: 5, rev: 1, signature: "s", category: "c", severity: 2 },
+  };
+  const line = (change: (event: Record<string, unknown>) => void) => {
+    const event: Record<string, unknown> = structuredClone(base);
+    change(event);
+    return JSON.stringify(event);
+  };
+  const source = { file: "e.json", line: 9 };
+
+  it("names the file, line and member of a member with the wrong JSON type or a value that does not read", () => {
+    const cases: [string, (e: Record<string, unknown>) => void, string][] = [
+      ["src_ip", (e) => (e.src_ip = 7), '"src_ip" is 7, not a string'],
+      ["dest_ip", (e) => (e.dest_ip = "10.0.0"), '"dest_ip" is "10.0.0", not an IP address'],
+      ["timestamp", (e) => (e.timestamp = 1706702400), '"timestamp" is 1706702400, not a string'],
+      ["timestamp", (e) => (e.timestamp = "yesterday"), '"timestamp" is "yesterday", not a time'],
+      ["src_port", (e) => (e.src_port = "80"), '"src_port" is "80", not a whole number from 0 to 65535'],
+      ["dest_port", (e) => (e.dest_port = -1), '"dest_port" is -1, not a whole number from 0 to 65535'],
+      ["icmp_type", (e) => (e.icmp_type = 256), '"icmp_type" is 256, not a whole number from 0 to 255'],
+      ["proto", (e) => (e.proto = true), '"proto" is true, not a protocol name or a number from 0 to 255'],
+      ["alert", (e) => (e.alert = "x"), '"alert" is "x", not an object'],
+      ["alert.severity", (e) => ((e.alert as Record<string, unknown>).severity = "high"), "not a whole number"],
+      ["alert.signature_id", (e) => ((e.alert as Record<string, unknown>).signature_id = 1.5), "is 1.5"],
+      ["alert.category", (e) => ((e.alert as Record<string, unknown>).category = ["a"]), "is an array, not a string"],
+      ["alert.action", (e) => ((e.alert as Record<string, unknown>).action = null), "is null, not a string"],
+      ["flow_id", (e) => (e.flow_id = "12"), '"flow_id" is "12", not a whole number'],
+      ["pcap_cnt", (e) => (e.pcap_cnt = {}), '"pcap_cnt" is an object'],
+      ["flow.start", (e) => (e.flow = { start: "soon" }), '"flow.start" is "soon", not a time'],
+      ["tunnel.pcap_cnt", (e) => (e.tunnel = { pcap_cnt: -3 }), '"tunnel.pcap_cnt" is -3'],
+      ["packet", (e) => (e.packet = "%%%%"), '"packet" is "%%%%", not base64 text'],
+      ["packet_info.linktype", (e) => (e.packet_info = { linktype: "1" }), '"packet_info.linktype" is "1"'],
+      ["src_ip", (e) => (e.src_ip = "x".repeat(1000)), '"src_ip" is a text of 1000 characters, not an IP address'],
+      ["timestamp", (e) => delete e.timestamp, 'an alert without "timestamp"'],
+      ["alert", (e) => delete e.alert, 'an alert without its "alert" object'],
+      ["dest_ip", (e) => delete e.dest_ip, '"src_ip" without "dest_ip"'],
+      ["dest_ip", (e) => (e.dest_ip = "::1"), '"src_ip" and "dest_ip" are of different IP versions'],
+    ];
+    for (const [member, change, message] of cases) {
+      const text = line(change);
+      let caught: unknown;
+      try {
+        parseEveAlertLine(text, undefined, source);
+      } catch (error) {
+        caught = error;
+      }
+      expect([text, caught]).toEqual([text, expect.objectContaining({ code: "BAD_INPUT" })]);
+      const error = caught as TracemillError;
+      expect(error.message.startsWith("e.json, line 9: "), error.message).toBe(true);
+      expect(error.message).toContain(message);
+      expect(error.context).toEqual({ file: "e.json", line: 9, member });
+    }
+  });
+
+  it("passes on an alert without addresses with IP version 0, as Suricata writes one for a non-IP packet", () => {
+    // Suricata 7.0.10 on a 7-byte Ethernet frame with rule `alert pkthdr any any -> any any (decode-event:
+    // ethernet.pkt_too_small; sid:1;)`.
+    const suricata =
+      '{"timestamp":"1970-01-01T00:16:40.000000+0000","pcap_cnt":1,"event_type":"alert","pkt_src":"wire/pcap","alert":{"action":"allowed","gid":1,"signature_id":1,"rev":1,"signature":"eth too small","category":"","severity":3}}';
+    expect(parseEveAlertLine(suricata)).toMatchObject({
+      tsSec: 1000,
+      ipVersion: 0,
+      src: "",
+      dst: "",
+      protocol: 0,
+      sid: 1,
+      packetNumber: 1,
+    });
+  });
+
+  it("ignores blank lines and other events, refuses lines that are not JSON objects", () => {
+    expect(parseEveAlertLine("")).toBeUndefined();
+    expect(parseEveAlertLine(" \t\r")).toBeUndefined();
+    expect(parseEveAlertLine('{"event_type":"flow","x":1}')).toBeUndefined();
+    expect(parseEveAlertLine(line((e) => (e.event_type = "http")))).toBeUndefined();
+    expect(parseEveAlertLine(line((e) => delete e.event_type))).toBeUndefined();
+    for (const text of ["garbage", "[1,2]", '"alert"', '["alert"]', "{ ", "null"]) {
+      expect(() => parseEveAlertLine(text, undefined, source), text).toThrow(/^e\.json, line 9: not a JSON object$/);
+    }
+    expect(() => parseEveAlertLine('{"x":"alert"', undefined, source)).toThrow(/^e\.json, line 9: not JSON$/);
+  });
+
+  it("reads a protocol given as a number, and a name it does not know as 0", () => {
+    expect(parseEveAlertLine(line((e) => (e.proto = 132)))?.protocol).toBe(132);
+    expect(parseEveAlertLine(line((e) => (e.proto = "254")))?.protocol).toBe(254);
+    expect(parseEveAlertLine(line((e) => (e.proto = "PIM")))?.protocol).toBe(0);
+    expect(parseEveAlertLine(line((e) => (e.proto = "0x11")))?.protocol).toBe(0);
   });
 });
 

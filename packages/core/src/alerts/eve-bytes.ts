@@ -46,23 +46,27 @@ for (const c of '"\\/bfnrt') escapes[c.charCodeAt(0)] = 1;
 const hexValues = new Uint8Array(256);
 for (const c of "0123456789abcdefABCDEF") hexValues[c.charCodeAt(0)] = 1;
 
+/** Deeper nesting than Suricata writes: such a value is left to JSON.parse, which does not recurse. */
+const maxDepth = 32;
+
 /**
  * Index just past the compact JSON value starting at `at` (no whitespace between tokens, as Suricata writes); -1
- * when it is malformed, not compact or runs past `end`. Strings are skipped with indexOf, not byte by byte.
+ * when it is malformed, not compact, nested deeper than `maxDepth` or runs past `end`.
  */
-export function skipValue(b: Uint8Array, at: number, end: number): number {
+export function skipValue(b: Uint8Array, at: number, end: number, depth = 0): number {
   const c = b[at];
   if (c === QUOTE) {
     const q = stringEnd(b, at + 1, end);
     return q < 0 ? -1 : q + 1;
   }
+  if ((c === 123 || c === 91) && depth >= maxDepth) return -1;
   if (c === 123) {
     let i = at + 1;
     if (b[i] === 125) return i + 1;
     for (;;) {
       const keyEnd = b[i] === QUOTE ? stringEnd(b, i + 1, end) : -1;
       if (keyEnd < 0 || b[keyEnd + 1] !== 58) return -1;
-      i = skipValue(b, keyEnd + 2, end);
+      i = skipValue(b, keyEnd + 2, end, depth + 1);
       if (i < 0) return -1;
       if (b[i] === 125) return i + 1;
       if (b[i] !== 44) return -1;
@@ -73,7 +77,7 @@ export function skipValue(b: Uint8Array, at: number, end: number): number {
     let i = at + 1;
     if (b[i] === 93) return i + 1;
     for (;;) {
-      i = skipValue(b, i, end);
+      i = skipValue(b, i, end, depth + 1);
       if (i < 0) return -1;
       if (b[i] === 93) return i + 1;
       if (b[i] !== 44) return -1;

@@ -1,4 +1,5 @@
-// Streaming unified2 reader: bytes in (any chunking), records out; unknown record types are skipped with a warning.
+// Streaming unified2 reader: bytes in (any chunking), records out; unknown record types are skipped with a warning,
+// anything else that cannot be right stops it with DAMAGED_INPUT naming the byte offset (docs/formats.md, "unified2").
 import { TracemillError } from "../errors.js";
 import {
   type Unified2Event,
@@ -27,59 +28,77 @@ export type Unified2RecordAt = Unified2Record & { offset: number };
 
 /** No real record comes near this; a larger length means the file is not unified2 (or is damaged). */
 const maxRecordLength = 64 * 1024 * 1024;
+/** Snort's types are small numbers; a type beyond this is text or a damaged header, not a record to skip. */
+const maxRecordType = 0xffff;
 
 /**
  * Push-style reader: `push` each chunk, then `finish`. Records' byte fields are views into the pushed chunks
  * (the reader never reuses memory), so they stay valid as long as the caller keeps the chunks unchanged.
  */
 export class Unified2Reader {
-  private pending: Uint8Array = new Uint8Array(0);
-  /** File offset of pending[0]. */
+  /** Bytes of an incomplete record, in the chunks they came in (joined once the record is whole). */
+  private held: Uint8Array[] = [];
+  private heldLength = 0;
+  /** Bytes the incomplete record needs (header included), once its header is known; else 8. */
+  private needed = 8;
+  /** File offset of the first held byte. */
   private base = 0;
 
   constructor(private readonly options: Unified2ReaderOptions = {}) {}
 
   /** Parses every complete record now available. */
   push(chunk: Uint8Array, onRecord: (record: Unified2RecordAt) => void): void {
-    let bytes = chunk;
-    if (this.pending.length > 0) {
-      bytes = new Uint8Array(this.pending.length + chunk.length);
-      bytes.set(this.pending);
-      bytes.set(chunk, this.pending.length);
+    if (chunk.length === 0) return;
+    // A long record arriving in many chunks is joined once, not once per chunk.
+    if (this.heldLength + chunk.length < this.needed) {
+      this.held.push(chunk);
+      this.heldLength += chunk.length;
+      return;
     }
+    const bytes = this.heldLength > 0 ? joined([...this.held, chunk], this.heldLength + chunk.length) : chunk;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let at = 0;
+    this.needed = 8;
     while (bytes.length - at >= 8) {
       const type = view.getUint32(at);
       const length = view.getUint32(at + 4);
       const offset = this.base + at;
-      if (length > maxRecordLength) {
-        throw this.error(`record at byte ${offset} announces ${length} bytes: not a unified2 file or damaged`, offset);
+      if (type > maxRecordType || length > maxRecordLength) {
+        throw this.error(
+          `record at byte ${offset} has type ${type} and announces ${length} bytes: not a unified2 file, or damaged`,
+          offset,
+        );
       }
-      if (bytes.length - at - 8 < length) break;
+      if (bytes.length - at - 8 < length) {
+        this.needed = 8 + length;
+        break;
+      }
       const record = this.decode(type, bytes.subarray(at + 8, at + 8 + length), offset);
       if (record) onRecord(record);
       at += 8 + length;
     }
-    this.pending = bytes.subarray(at);
+    const rest = bytes.subarray(at);
+    this.held = rest.length > 0 ? [rest] : [];
+    this.heldLength = rest.length;
     this.base += at;
   }
 
   /** Ends the input: leftover bytes mean the last record was cut short. */
   finish(): void {
-    if (this.pending.length === 0) return;
+    if (this.heldLength === 0) return;
     const offset = this.base;
-    if (this.pending.length < 8) {
+    const pending = this.held.length === 1 ? this.held[0] : joined(this.held, this.heldLength);
+    if (pending.length < 8) {
       throw this.error(
-        `truncated unified2 record header at byte ${offset}: ${this.pending.length} of 8 bytes present`,
+        `truncated unified2 record header at byte ${offset}: ${pending.length} of 8 bytes present`,
         offset,
       );
     }
-    const view = new DataView(this.pending.buffer, this.pending.byteOffset, 8);
+    const view = new DataView(pending.buffer, pending.byteOffset, 8);
     const type = view.getUint32(0);
     const length = view.getUint32(4);
     throw this.error(
-      `truncated unified2 record (type ${type}) at byte ${offset}: it announces ${length} bytes, ${this.pending.length - 8} present`,
+      `truncated unified2 record (type ${type}) at byte ${offset}: it announces ${length} bytes, ${pending.length - 8} present`,
       offset,
     );
   }
@@ -116,7 +135,14 @@ export class Unified2Reader {
       case 110: {
         this.requireLength(type, body, unified2ExtraDataHeaderLength, offset, ">=");
         // blob_length counts its own 8-byte header (data_type + blob_length) plus the data.
-        const dataLength = Math.max(0, Math.min(view.getUint32(28) - 8, body.length - unified2ExtraDataHeaderLength));
+        const blobLength = view.getUint32(28);
+        const dataLength = blobLength - 8;
+        if (blobLength < 8 || dataLength > body.length - unified2ExtraDataHeaderLength) {
+          throw this.error(
+            `unified2 extra-data record at byte ${offset} announces a blob of ${blobLength} bytes (8 + data), ${body.length - unified2ExtraDataHeaderLength} data bytes present`,
+            offset,
+          );
+        }
         return {
           kind: "extra-data",
           offset,
@@ -145,6 +171,10 @@ export class Unified2Reader {
     offset: number,
   ): Unified2Event & { offset: number } {
     this.requireLength(type, body, unified2EventLength[type], offset, "=");
+    const microsecond = view.getUint32(12);
+    if (microsecond > 999_999) {
+      throw this.error(`unified2 event at byte ${offset} has ${microsecond} microseconds past its second`, offset);
+    }
     const addressLength = type === 72 || type === 105 ? 16 : 4;
     const at = 36 + 2 * addressLength;
     const v2 = type === 104 || type === 105;
@@ -155,7 +185,7 @@ export class Unified2Reader {
       sensorId: view.getUint32(0),
       eventId: view.getUint32(4),
       eventSecond: view.getUint32(8),
-      eventMicrosecond: view.getUint32(12),
+      eventMicrosecond: microsecond,
       signatureId: view.getUint32(16),
       generatorId: view.getUint32(20),
       signatureRevision: view.getUint32(24),
@@ -186,6 +216,16 @@ export class Unified2Reader {
     const file = this.options.file;
     return new TracemillError("DAMAGED_INPUT", file ? `${file}: ${message}` : message, { file, offset });
   }
+}
+
+function joined(parts: Uint8Array[], length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }
 
 /** Reads a whole unified2 file held in memory. */

@@ -151,6 +151,9 @@ async function alertLabeller(file: string, options: LabelSourceOptions): Promise
     maxPriority: maxPriority ?? null,
     alertsRead: loaded.alerts.length,
     ignoredByPriority: loaded.alerts.length - kept.length,
-    skippedRecords: loaded.warnings.length,
+    otherEvents: loaded.otherEvents,
+    alertsWithoutAddresses: loaded.alertsWithoutAddresses,
+    skippedRecords: loaded.skippedRecords,
+    warnings: loaded.warnings,
   });
 }

@@ -8,7 +8,7 @@ import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../
 import { DEFAULT_CLASSIFICATION } from "./create-labeller.js";
 import { labelCapture } from "./label-capture.js";
 
-const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/labels");
+const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/alerts");
 const ACK = 0x10;
 
 function tcpAt(time: number, src: string, srcPort: number, dst: string, dstPort: number): CapturedPacket {
@@ -184,7 +184,7 @@ describe("labelCapture with a merge provenance record", () => {
 });
 
 describe("labelCapture with alerts", () => {
-  const classification = path.join(fixtures, "classification.config");
+  const classification = path.join(fixtures, "pyidstools_classification.config");
 
   function eve(time: number, proto: string, src: string, sport: number, dst: string, dport: number, more: object) {
     const stamp = new Date(time * 1000).toISOString().replace("Z", "+0000");
@@ -329,10 +329,7 @@ describe("labelCapture with alerts", () => {
 
   it("labels every TCP/UDP event of Snort's legacy unified2 log and reports each ICMP one", async () => {
     const w = workspace();
-    const alerts = path.resolve(
-      import.meta.dirname,
-      "../../../../../shared/testdata/unified2/snort_unified2-legacy.u2",
-    );
+    const alerts = path.join(fixtures, "snort_unified2-legacy.u2");
     const events = readUnified2(fs.readFileSync(alerts)).flatMap((r) => (r.kind === "event" ? [r] : []));
     const packets = events
       .filter((e) => e.protocol === 6 || e.protocol === 17)
@@ -356,7 +353,6 @@ describe("labelCapture with alerts", () => {
 
   it("reads the event of a multi-record unified2 file (event, 15 packets, extra data) and fails on a cut one", async () => {
     const w = workspace();
-    const shared = path.resolve(import.meta.dirname, "../../../../../shared/testdata/unified2");
     // The event: gid 120 sid 3, TCP 207.25.71.28:80 → 10.20.11.123:2651 at 964798804.267362 (checked by hand).
     const capture = w.file(
       "capture.pcap",
@@ -365,16 +361,15 @@ describe("labelCapture with alerts", () => {
         tcpAt(964_798_804.3, "207.25.71.28", 80, "10.20.11.123", 2651),
       ]),
     );
-    const result = await labelCapture(
-      capture,
-      { alerts: path.join(shared, "pyidstools_multi-record-event.u2"), classification },
-      { outDir: w.outDir },
-    );
+    const alerts = path.join(fixtures, "pyidstools_multi-record-event.u2");
+    const result = await labelCapture(capture, { alerts, classification }, { outDir: w.outDir });
     expect(readCsv(path.join(w.outDir, "classified.csv")).map((r) => [r.label, r.class_id, r.class])).toEqual([
       ["1", "2", "unknown"],
     ]);
     expect(result.summary.labels).toMatchObject({ alertsRead: 1, matchedAlerts: 1, unmatchedAlerts: 0 });
-    const cut = labelCapture(capture, { alerts: path.join(shared, "bad_short-read-on-body.u2") }, { outDir: w.outDir });
+    // The same file cut 12 bytes in: the event's header announces 60 bytes, 4 are there.
+    const cutFile = w.file("cut.u2", fs.readFileSync(alerts).subarray(0, 12));
+    const cut = labelCapture(capture, { alerts: cutFile }, { outDir: w.outDir });
     await expect(cut).rejects.toMatchObject({ code: "DAMAGED_INPUT" });
   });
 });

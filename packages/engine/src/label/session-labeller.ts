@@ -136,8 +136,14 @@ export interface AlertLabellerFacts {
   maxPriority: number | null;
   alertsRead: number;
   ignoredByPriority: number;
+  /** EVE lines of events other than alerts. */
+  otherEvents: number;
+  /** EVE alerts without IP addresses, skipped. */
+  alertsWithoutAddresses: number;
   /** unified2 records of unknown types that were skipped. */
   skippedRecords: number;
+  /** One line per kind of skipped entry, with the first one's place. */
+  warnings: string[];
 }
 
 /** Multi-class labels from IDS alerts matched by protocol, endpoints and time. */
