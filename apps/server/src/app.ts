@@ -3,19 +3,23 @@ import fs from "node:fs";
 import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
+import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import type { Health } from "@tracemill/contracts";
 import { TRACEMILL_VERSION } from "@tracemill/engine";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
 import { openContext } from "./context.js";
+import { answerClientError } from "./http/client-errors.js";
 import { rejectCrossSite } from "./http/csrf.js";
 import { openApiDocument } from "./http/openapi.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { apiAuthRoutes } from "./routes/api-auth.js";
 import { apiJobRoutes } from "./routes/api-jobs.js";
 import { legacyRoutes } from "./routes/legacy.js";
 import { resourceRoutes } from "./routes/resources.js";
 import { HttpError } from "./services/http-error.js";
+import { DISK_FULL, isDiskFull } from "./storage/disk-full.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -33,6 +37,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
     trustProxy: config.trustProxy,
+    clientErrorHandler: answerClientError,
   });
 
   // Calls without a body (the original client's /sesion, /logout) may still say they send JSON: read that as no body.
@@ -41,14 +46,22 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
     body === "" ? done(null, undefined) : json(request, body as string, done),
   );
+  // First, so that every answer carries them, refusals and errors included.
+  app.addHook("onRequest", securityHeaders);
   await app.register(fastifyCookie);
+  // Only where a route asks for it (registration); sign-in has its own slow-down (services/sign-in-throttle.ts).
+  await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
   app.addHook("onRequest", rejectCrossSite);
-  // Expired sessions are refused anyway; removing them hourly keeps the table small.
-  const sweep = setInterval(() => void ctx.accounts.removeExpiredSessions(), 3_600_000);
+  // Expired sessions are refused anyway; removing them hourly keeps the table small. A sweep that fails (a full
+  // disk) waits for the next one.
+  const sweep = setInterval(() => void ctx.accounts.removeExpiredSessions().catch(() => {}), 3_600_000);
   sweep.unref();
   app.addHook("onReady", async () => {
-    await ctx.accounts.removeExpiredSessions();
+    await ctx.accounts.removeExpiredSessions().catch(() => {});
+  });
+  // Jobs run only once the server answers: a server that cannot listen (port taken) must not run any.
+  app.addHook("onListen", async () => {
     await ctx.runner.start();
   });
   app.addHook("onClose", async () => {
@@ -62,6 +75,9 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
     if (error instanceof HttpError) {
       status = error.status;
       messages = error.messages;
+    } else if (isDiskFull(error)) {
+      status = 507;
+      messages = [DISK_FULL];
     } else if (error.statusCode && error.statusCode < 500) {
       status = error.statusCode;
       messages = [error.statusCode === 413 ? "The request is too large" : `Bad request: ${error.message}`];

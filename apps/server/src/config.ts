@@ -22,6 +22,8 @@ export interface ServerConfig {
   samplesDir: string;
   /** The server's own rulesets (one sub-directory each, added with `tracemill rulesets add`); default `<dataDir>/rulesets`. */
   rulesetsDir: string;
+  /** Registration attempts accepted per client address and hour (default 20). */
+  registrationsPerHour: number;
   /** Behind a reverse proxy: take the client's address from X-Forwarded-For (for sign-in slow-down per client). */
   trustProxy: boolean;
   /** Test hook: a module whose exports replace the engine's capability functions in workers. Never set in production. */
@@ -70,6 +72,9 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),
     samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? shippedSamples),
     rulesetsDir: path.resolve(env.TRACEMILL_RULESETS_DIR ?? path.join(dataDir, "rulesets")),
+    registrationsPerHour: Math.floor(
+      positiveNumber("registrations per hour", env.TRACEMILL_REGISTRATIONS_PER_HOUR, 20),
+    ),
     trustProxy: env.TRACEMILL_TRUST_PROXY === "1" || env.TRACEMILL_TRUST_PROXY === "true",
     testEngineModule: env.TRACEMILL_TEST_ENGINE_MODULE ?? null,
   };

@@ -1,11 +1,15 @@
 // Opens everything the routes need — database, file store, worker pool, services — and closes it again.
 import type { ServerConfig } from "./config.js";
 import { openDatabase } from "./db/connect.js";
+import { builtSourceArchive, installRoot } from "./install-root.js";
 import { progressHub } from "./jobs/progress-hub.js";
 import { jobRunner } from "./jobs/runner.js";
+import { serverDirs } from "./jobs/user-paths.js";
 import { accountsService } from "./services/accounts.js";
 import { jobsService } from "./services/jobs.js";
+import { scryptPasswords } from "./services/passwords.js";
 import { samplesService } from "./services/samples.js";
+import { findSourceArchive } from "./services/source-archive.js";
 import { uploadsService } from "./services/uploads.js";
 import { fileStore } from "./storage/file-store.js";
 
@@ -22,10 +26,11 @@ export async function openContext(config: ServerConfig) {
     config,
     hub,
     runner,
-    accounts: accountsService(db, { sessionHours: config.sessionHours }),
-    jobs: jobsService(db, store, runner, hub),
+    accounts: accountsService(db, { sessionHours: config.sessionHours, passwords: scryptPasswords }),
+    jobs: jobsService(db, store, runner, hub, { rulesetsDir: config.rulesetsDir, serverDirs: serverDirs(config) }),
     uploads: uploadsService(db, store, { maxUploadBytes: config.maxUploadBytes }),
     samples: samplesService(config),
+    sourceArchive: await findSourceArchive(installRoot, builtSourceArchive),
     async close(): Promise<void> {
       await runner.stop();
       await db.destroy();

@@ -2,4 +2,4 @@
 export { buildApp } from "./app.js";
 export { type ConfigInput, loadConfig, type ServerConfig } from "./config.js";
 export { type RunningWorker, startWorker } from "./jobs/standalone-worker.js";
-export { startServer } from "./start.js";
+export { ListenError, startServer } from "./start.js";

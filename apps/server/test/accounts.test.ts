@@ -1,5 +1,6 @@
 // Accounts against a real server: every validation message of SPEC §5, unique emails, sessions and cookies,
-// slowed sign-ins, cross-site protection, and the original product's /singup, /singin, /sesion, /logout.
+// slowed sign-ins, the registration limit, cross-site protection, and the original product's /singup, /singin,
+// /sesion, /logout.
 import { messages } from "@tracemill/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
@@ -179,5 +180,68 @@ describe("the original product's account calls", () => {
     expect((await client.call("POST", "/sesion")).body).toEqual({});
     const broken = await client.raw("POST", "/singin", { headers: empty, body: "{not json" });
     expect(broken.status).toBe(400);
+  });
+});
+
+describe("a parallel burst of wrong passwords (behind a proxy: addresses from X-Forwarded-For)", () => {
+  it("gets at most five real answers; the owner gets in at once from their usual address, within 1 s from the attacker's", async () => {
+    const server = await startServer({ env: { TRACEMILL_TRUST_PROXY: "1" } });
+    try {
+      const client = new Client(server.url);
+      const from = (address: string) => ({ "X-Forwarded-For": address });
+      const email = uniqueEmail();
+      expect((await client.call("POST", "/api/auth/register", { ...good, email })).status).toBe(201);
+      const right = { email, password: good.password };
+      expect((await client.call("POST", "/api/auth/login", right, from("192.0.2.10"))).status).toBe(200);
+
+      const wrong = { email, password: "wrong password" };
+      const burst = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          new Client(server.url).call("POST", "/api/auth/login", wrong, from("203.0.113.5")),
+        ),
+      );
+      const statuses = burst.map((a) => a.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(55);
+
+      const started = Date.now();
+      expect((await client.call("POST", "/api/auth/login", right, from("192.0.2.10"))).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1000);
+      const held = await client.call("POST", "/api/auth/login", right, from("203.0.113.5"));
+      expect(held.status).toBe(429);
+      expect(held.body.messages).toEqual([`${messages.tooManyAttempts} 1 seconds`]);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await client.call("POST", "/api/auth/login", right, from("203.0.113.5"))).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("registration limit", () => {
+  it("takes 20 registrations an hour from one address, /singup and /api/auth/register together, then answers 429", async () => {
+    const server = await startServer({ env: { TRACEMILL_TRUST_PROXY: "1" } });
+    try {
+      const client = new Client(server.url);
+      const from = (address: string) => ({ "X-Forwarded-For": address });
+      const register = (url: string, address: string) =>
+        client.call("POST", url, { ...good, email: uniqueEmail() }, from(address));
+      for (let i = 0; i < 19; i++) expect((await register("/api/auth/register", "198.51.100.20")).status).toBe(201);
+      expect((await register("/singup", "198.51.100.20")).status).toBe(200);
+
+      const refused = await register("/api/auth/register", "198.51.100.20");
+      expect(refused.status).toBe(429);
+      expect(refused.body.messages).toEqual([
+        expect.stringMatching(/^Too many registrations from this address; try again in (59|60) minutes$/),
+      ]);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
+      const legacy = await register("/singup", "198.51.100.20");
+      expect(legacy.status).toBe(429);
+      expect(legacy.body).toEqual([expect.stringMatching(/^Too many registrations from this address/)]);
+      // Another address is not held.
+      expect((await register("/api/auth/register", "198.51.100.21")).status).toBe(201);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -41,6 +41,7 @@ const job = (id: string, owner: string, minute: number, extra: Record<string, un
   error: null,
   summary: null,
   cancel_requested: 0,
+  attempts: 0,
   created_at: at(minute),
   started_at: null,
   finished_at: null,
@@ -87,11 +88,19 @@ export function repositorySuite(name: string, open: () => Promise<Db>): void {
         ["late", "w2", at(8)],
       ]);
       const early = claims.find((c) => c.id === "early")!;
+      // Each claim counts a run.
+      expect(claims.map((c) => [c.id, c.attempts]).sort()).toEqual([
+        ["doomed", 0],
+        ["early", 1],
+        ["late", 1],
+      ]);
+      const again = { status: "queued", stage: "again", worker_id: null, lease_expires_at: null };
       // A claim renewed since it was read is not released.
       await jobs.renewLeases("w1", ["early"], at(9));
-      expect(await jobs.release(early, at(5), "again")).toBe(false);
-      expect(await jobs.release({ ...early, lease_expires_at: at(9) }, at(10), "again")).toBe(true);
-      expect(await jobs.release(claims.find((c) => c.id === "doomed")!, at(10), "again")).toBe(true);
+      expect(await jobs.release(early, at(5), again)).toBe(false);
+      expect(await jobs.release({ ...early, lease_expires_at: at(9) }, at(10), again)).toBe(true);
+      // A cancel asked wins over whatever the releasing process had in mind.
+      expect(await jobs.release(claims.find((c) => c.id === "doomed")!, at(10), again)).toBe(true);
       const requeued = await jobs.byId("early");
       expect([requeued?.status, requeued?.stage, requeued?.worker_id, requeued?.owner_name]).toEqual([
         "queued",
@@ -101,6 +110,9 @@ export function repositorySuite(name: string, open: () => Promise<Db>): void {
       ]);
       expect((await jobs.byId("doomed"))?.status).toBe("cancelled");
       expect((await jobs.byId("late"))?.status).toBe("running");
+      // Claimed again, the count goes on from where it was.
+      expect(await jobs.claimNext("w3", at(11), at(12))).toBe("early");
+      expect((await jobs.runningClaims()).find((c) => c.id === "early")?.attempts).toBe(2);
       await db.destroy();
     });
 
@@ -117,10 +129,16 @@ export function repositorySuite(name: string, open: () => Promise<Db>): void {
       ]);
       await jobs.insert(job("j2", "u1", 2), [{ role: "capture", fileId: "shared" }]);
       expect(await files.unsharedInputsOf("j1")).toEqual(["own"]);
-      await jobs.setOutputs("j1", [
+      expect(await jobs.claimNext("w1", at(3), at(4))).toBe("j1");
+      const recorded = [
         { job_id: "j1", name: "b.csv", kind: "features-csv", size: 6_000_000_000, sha256: "ab".repeat(32) },
         { job_id: "j1", name: "a.json", kind: "summary-json", size: 2, sha256: null },
-      ]);
+      ];
+      // Only the holder of the claim records a success, and with it the outputs.
+      expect(await jobs.succeed("j1", "w2", recorded, { status: "succeeded" })).toBe(false);
+      expect(await jobs.outputsOf(["j1"])).toEqual([]);
+      expect(await jobs.succeed("j1", "w1", recorded, { status: "succeeded" })).toBe(true);
+      expect((await jobs.byId("j1"))?.status).toBe("succeeded");
       const outputs = await jobs.outputsOf(["j1"]);
       expect(outputs.map((o) => o.name)).toEqual(["b.csv", "a.json"]);
       expect(Number(outputs[0].size)).toBe(6_000_000_000);

@@ -2,23 +2,26 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { repoRoot, type ServedApp, serve } from "../../cli/test/run-cli.js";
+import { fixturePath } from "../../../test/helpers/fixtures.js";
+import { type ServedApp, serve } from "../../cli/test/run-cli.js";
 
-export const fixtures = path.join(repoRoot, "test/fixtures/server");
 export const fakeEngine = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
-export const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name));
+/** A fixture's bytes, by file name or path under test/fixtures (test/helpers/fixtures.ts). */
+export const fixture = (name: string) => fs.readFileSync(fixturePath(name));
 
 export interface ServerOptions {
   fake?: boolean;
   workers?: number;
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
+  /** A command line the server is started through (small-disk.ts: a namespace with a small data disk). */
+  launcher?: string[];
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<ServedApp> {
   const env: NodeJS.ProcessEnv = { TRACEMILL_WORKERS: String(options.workers ?? 2), ...options.env };
   if (options.fake !== false) env.TRACEMILL_TEST_ENGINE_MODULE = fakeEngine;
-  const app = await serve(options.dataDir ? ["--data", options.dataDir] : [], env);
+  const app = await serve(options.dataDir ? ["--data", options.dataDir] : [], env, { launcher: options.launcher });
   // The server's own errors belong in the test log.
   app.process.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
   return app;
@@ -35,10 +38,16 @@ export class Client {
   cookie = "";
   constructor(readonly base: string) {}
 
-  async raw(method: string, url: string, init: { body?: RequestInit["body"]; headers?: Record<string, string> } = {}) {
+  async raw(
+    method: string,
+    url: string,
+    init: { body?: RequestInit["body"]; headers?: Record<string, string>; duplex?: "half" } = {},
+  ) {
     const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", ...init.headers };
     if (this.cookie) headers.Cookie = this.cookie;
-    const response = await fetch(`${this.base}${url}`, { method, headers, body: init.body });
+    // A stream body needs duplex "half" (fetch sends it as it is produced; the DOM's RequestInit lacks the field).
+    const request: RequestInit & { duplex?: "half" } = { method, headers, body: init.body, duplex: init.duplex };
+    const response = await fetch(`${this.base}${url}`, request);
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) {
       const pair = setCookie.split(";")[0];

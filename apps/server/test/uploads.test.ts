@@ -45,7 +45,7 @@ const accepted: [string, Buffer, string, string | null][] = [
   ["alerts.unified2", fixture("pyidstools_ipv6-alert.unified2"), "unified2", null],
   ["eve.json", eve, "eve-json", null],
   ["classification.config", fixture("classification.config"), "classification", null],
-  ["bug-28.rules", fixture("bug-28.rules"), "rules", null],
+  ["bug-28.rules", fixture("sanitize/suricata-verify/bug-28/test.rules"), "rules", null],
 ];
 
 describe("POST /api/files", () => {

@@ -10,7 +10,7 @@ import type { FromWorker, RunMessage } from "../src/jobs/worker-messages.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const workerEntry = path.resolve(here, "../dist/jobs/worker-process.js");
 const fakeEngine = path.join(here, "fake-engine.mjs");
-const capture = path.resolve(here, "../../../test/fixtures/capture/same100_100-packets.pcap");
+const capture = path.resolve(here, "../../../test/fixtures/capture/formats/same100_100-packets.pcap");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-worker-process-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

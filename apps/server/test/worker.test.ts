@@ -164,6 +164,40 @@ describe("several workers on one queue", () => {
     ).toEqual([leaving.process.pid, next.process.pid]);
   });
 
+  it("starts a job at most 3 times when its worker keeps dying; a worker stopped in good order does not count", async () => {
+    const id = await create(3000);
+    const runsOfJob = () => runsOf(runLog).filter((run) => run.jobId === id);
+    const startedIn = (worker: WorkerProcess) => () => runsOfJob().some((run) => run.runner === worker.process.pid);
+    // Handed back on SIGTERM: not one of the three.
+    const leaving = await startWorker();
+    await until("the job to start in the worker that leaves", startedIn(leaving));
+    await leaving.stop();
+    for (let run = 1; run <= 3; run++) {
+      const doomed = await startWorker();
+      await until(`run ${run} to start`, startedIn(doomed));
+      doomed.process.kill("SIGKILL");
+      await new Promise((resolve) => doomed.process.once("exit", resolve));
+      // The server sees the worker gone and queues the job again, until its third run.
+      const next = run < 3 ? ["queued"] : ["failed"];
+      const job = await waitForStatus(client, id, next, 10_000);
+      if (run < 3) expect(job.progress.stage).toBe("queued again: its worker stopped");
+      else {
+        expect(job.error).toMatch(/^The job's process ended unexpectedly 3 times: its worker stopped while running it/);
+        expect(job.outputs).toEqual([]);
+        expect(fs.existsSync(path.join(app.dataDir, "jobs", id))).toBe(false);
+      }
+    }
+    // A worker started now finds nothing to run: the job stays failed after more than two of its polls.
+    const idle = await startWorker();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await client.call("GET", `/api/jobs/${id}`)).body.status).toBe("failed");
+    expect(runsOfJob().map((run) => run.runner)).toEqual([
+      leaving.process.pid,
+      ...workers.slice(-4, -1).map((worker) => worker.process.pid),
+    ]);
+    expect(runsOfJob().some((run) => run.runner === idle.process.pid)).toBe(false);
+  });
+
   it("shows a worker's progress in the server's event stream, and a cancel reaches the worker", async () => {
     const worker = await startWorker();
     const id = await create(300);

@@ -1,4 +1,6 @@
 // Request and response schemas shared by web, server and CLI.
+import "./zod-config.js";
+
 export * from "./auth.js";
 export * from "./jobs.js";
 export * from "./legacy.js";

@@ -12,7 +12,8 @@ export type JobStatus = z.infer<typeof jobStatus>;
 /** Session options shared by every capability that extracts features. */
 export const flowParams = z.object({
   idleTimeout: z.number().positive().max(86_400).default(120),
-  activeTimeout: z.number().positive().max(31_536_000).default(1800),
+  // At most core's MAX_ACTIVE_TIMEOUT_SEC: a session's times stay exact integers (docs/features.md, "Number formats").
+  activeTimeout: z.number().positive().max(8_000_000).default(1800),
   length: z.enum(["ip", "frame"]).default("ip"),
 });
 

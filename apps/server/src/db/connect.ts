@@ -11,6 +11,12 @@ export type Db = Kysely<Database>;
 /** Statements kept for reuse; past this many distinct queries (lists of ids vary in length) the cache starts over. */
 const STATEMENT_CACHE_SIZE = 500;
 
+/** What a ROLLBACK does when SQLite has already rolled the transaction back: nothing. */
+const noTransactionToRollBack = {
+  reader: false,
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+} as unknown as SqliteDatabase.Statement;
+
 /**
  * Kysely prepares every query anew, which costs more than running it for the small queries on the request path
  * (session, job list, one job's progress); the same SQL text reuses its prepared statement instead.
@@ -20,6 +26,9 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatab
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      // SQLite ends a transaction by itself on some errors (SQLITE_FULL: the disk is full); Kysely's ROLLBACK that
+      // follows would then fail with "no transaction is active" and hide the error that says what happened.
+      if (sql === "rollback" && !sqlite.inTransaction) return noTransactionToRollBack;
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();

@@ -86,6 +86,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("jobs").addColumn("lease_expires_at", "text").execute();
     },
   },
+  "0004-job-attempts": {
+    // Runs started per job, so a job whose runs keep ending their worker (a crash, a full disk) fails after a few
+    // instead of being queued again for ever.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable("jobs")
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

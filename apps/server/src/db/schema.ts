@@ -50,6 +50,11 @@ export interface JobsTable {
   worker_id: string | null;
   /** ISO time until which that claim holds while the job runs (the process renews it); null otherwise. */
   lease_expires_at: string | null;
+  /**
+   * How many runs were started, counting only those that ended with their worker gone or finished (a run handed back
+   * by a pool stopping in good order is not counted): it bounds the re-queues of a job that keeps ending its worker.
+   */
+  attempts: number;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import type { CurrentUser } from "../services/accounts.js";
+import { HttpError } from "../services/http-error.js";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
 const KEEPALIVE_MS = 15_000;
@@ -30,7 +31,11 @@ export function streamJobEvents(
     closed = true;
     unsubscribe();
     clearInterval(keepalive);
-    out.end();
+    if (!out.destroyed) out.end();
+  };
+  /** A write after the client left (or the server closed the socket) is dropped, never an error event. */
+  const write = (text: string) => {
+    if (!closed && !out.destroyed) out.write(text);
   };
 
   // Changes arriving while one is being read collapse into one more read: a fast job never floods a slow client.
@@ -44,13 +49,19 @@ export function streamJobEvents(
     try {
       do {
         again = false;
-        const job = await ctx.jobs.get(user, jobId).catch(() => null);
+        // Gone (or no longer readable) is news for the client; a failed read just ends the stream, and the browser's
+        // EventSource connects again.
+        const job = await ctx.jobs.get(user, jobId).catch((error: unknown) => {
+          if (error instanceof HttpError && error.status === 404) return null;
+          throw error;
+        });
+        if (closed) return;
         if (!job) {
-          out.write("event: deleted\ndata: {}\n\n");
+          write("event: deleted\ndata: {}\n\n");
           close();
           return;
         }
-        out.write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
+        write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
         if (FINISHED.has(job.status)) {
           close();
           return;
@@ -61,8 +72,11 @@ export function streamJobEvents(
     }
   };
 
-  const unsubscribe = ctx.hub.subscribe(jobId, () => void send());
-  const keepalive = setInterval(() => out.write(": keepalive\n\n"), KEEPALIVE_MS);
+  // Nothing here may reject unheard: a failure ends this stream, never the server.
+  const update = () => void send().catch(close);
+  const unsubscribe = ctx.hub.subscribe(jobId, update);
+  const keepalive = setInterval(() => write(": keepalive\n\n"), KEEPALIVE_MS);
   request.raw.on("close", close);
-  void send();
+  out.on("error", close);
+  update();
 }

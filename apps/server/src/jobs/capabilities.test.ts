@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { capabilityRunner } from "./capabilities.js";
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/merge");
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
 let outDir: string | undefined;
 afterEach(() => {
   if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
@@ -19,8 +19,8 @@ it("merge records the stored inputs' SHA-256 instead of hashing them again", asy
   const result = await merge(
     {
       inputs: {
-        background: path.join(fixtures, "wikipedia-browse.pcap"),
-        attacks: path.join(fixtures, "eternalblue-scan.pcap"),
+        background: path.join(fixtures, "benign/wikipedia-browse.pcap"),
+        attacks: path.join(fixtures, "attacks/eternalblue-scan.pcap"),
       },
       hashes: digests,
       params: {},
@@ -41,7 +41,7 @@ it.each(["extract", "ipt"] as const)(
     const runner = await capabilityRunner(name, null);
     const result = await runner(
       {
-        inputs: { capture: path.join(fixtures, "wikipedia-browse.pcap") },
+        inputs: { capture: path.join(fixtures, "benign/wikipedia-browse.pcap") },
         hashes: { capture: stored },
         params: {},
         rulesetsDir: outDir,

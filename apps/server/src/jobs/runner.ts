@@ -1,17 +1,18 @@
 // The worker pool: claims queued jobs from the database and runs each in its own process, up to `workers` at once.
 // Several pools (the server's, `tracemill worker`s) may share one database: claims are atomic and leased, a job whose
-// pool died is queued again, and cancels and progress travel through the database.
+// pool died is queued again (a few times at most: lost-runs.ts), and cancels and progress travel through the database.
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
 import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
+import { afterLostRun, handedBack } from "./lost-runs.js";
 import type { ProgressHub } from "./progress-hub.js";
+import { runOutcomes } from "./run-outcome.js";
 import { newWorkerId, workerIsGone } from "./worker-identity.js";
 import type { FromWorker, RunMessage } from "./worker-messages.js";
 
@@ -63,10 +64,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
   const now = () => new Date().toISOString();
   const leaseUntil = () => new Date(Date.now() + LEASE_MS).toISOString();
 
-  async function finish(jobId: string, changes: Parameters<typeof jobs.update>[1]): Promise<void> {
-    await jobs.updateClaimed(jobId, workerId, { ...changes, finished_at: now(), lease_expires_at: null });
-    hub.changed(jobId);
-  }
+  const outcomes = runOutcomes(jobs, store, hub, workerId);
 
   async function launch(jobId: string): Promise<void> {
     const job = await jobs.byId(jobId);
@@ -97,7 +95,10 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
           const percent = Math.max(0, Math.min(100, message.percent));
           lastWrite = lastWrite
             .then(() => jobs.updateClaimed(jobId, workerId, { percent, stage: message.stage }))
-            .then(() => hub.changed(jobId));
+            .then(() => hub.changed(jobId))
+            // Progress is advisory: a write that fails (a full disk, a locked database) is skipped, the run goes on
+            // and its end is recorded as usual.
+            .catch(() => {});
         } else {
           outcome = message;
         }
@@ -106,46 +107,21 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       const onEnd = (code: number | null, signal: NodeJS.Signals | null) => {
         if (settled) return;
         settled = true;
-        const settle = async () => {
-          await lastWrite;
-          running.delete(jobId);
-          if (stopped || entry.lost) return;
-          const result = outcome as FromWorker | null;
-          if (entry.cancelled) {
-            fs.rmSync(outDir, { recursive: true, force: true });
-            await finish(jobId, { status: "cancelled", stage: "cancelled" });
-          } else if (result?.type === "done") {
-            const outputs = result.outputs.map((o) => {
-              // Output names become download URLs and paths: only plain names written into outDir count.
-              if (o.name !== path.basename(o.name)) throw new Error(`bad output name ${o.name}`);
-              const size = fs.statSync(path.join(outDir, o.name)).size;
-              return { job_id: jobId, name: o.name, kind: o.kind, size, sha256: o.sha256 };
-            });
-            await jobs.setOutputs(jobId, outputs);
-            await finish(jobId, {
-              status: "succeeded",
-              percent: 100,
-              stage: "done",
-              summary: JSON.stringify(result.summary),
-            });
-          } else {
-            const message =
-              result?.type === "failed"
-                ? result.message
-                : `The job stopped unexpectedly (worker ${signal ? `killed by ${signal}` : `exit code ${code}`}). Try again; if it happens again, tell the administrator.`;
-            await finish(jobId, { status: "failed", error: message, stage: "failed" });
-          }
-          wake();
-        };
-        settle()
-          .catch((error: unknown) =>
-            finish(jobId, {
-              status: "failed",
-              stage: "failed",
-              error: `The job's results could not be stored: ${String(error)}`,
-            }),
-          )
-          .then(resolve, resolve);
+        lastWrite
+          .then(async () => {
+            // Stopping pools hand their runs back; a lost claim is another pool's, which may be writing the same files.
+            if (stopped || entry.lost) return;
+            await outcomes.record(jobId, { cancelled: entry.cancelled, outcome, code, signal });
+          })
+          // The end could not be written (the database is unusable): the job stays claimed by this pool without a
+          // run, and the next poll puts it back in the queue (reclaimStale), counted as a run.
+          .catch(() => {})
+          .finally(() => {
+            // Only now: until its end is recorded, the job is this pool's, never taken for one whose worker is gone.
+            running.delete(jobId);
+            resolve();
+            wake();
+          });
       };
       child.on("exit", onEnd);
       // A worker that cannot even start (no memory, no processes left) fails its job, not the server.
@@ -167,8 +143,9 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       rulesetsDir: options.rulesetsDir,
     };
     child.send(message);
-    // A cancel that came between claiming the job and starting its worker found nothing to stop: honour it now.
-    if ((await jobs.byId(jobId))?.cancel_requested === 1) void cancel(jobId);
+    // A cancel that came between claiming the job and starting its worker found nothing to stop: honour it now (a
+    // failed read leaves it to the next poll's checkRunning).
+    if ((await jobs.byId(jobId).catch(() => undefined))?.cancel_requested === 1) void cancel(jobId);
   }
 
   /** Asks a running job's worker to stop; it is killed if it does not within a few seconds. */
@@ -176,7 +153,8 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     const entry = running.get(jobId);
     if (!entry) return;
     entry.cancelled = true;
-    if (entry.child.connected) entry.child.send({ type: "cancel" });
+    // A send that fails (the channel closed just now: the process is ending anyway) needs nothing more.
+    if (entry.child.connected) entry.child.send({ type: "cancel" }, () => {});
     const kill = setTimeout(() => entry.child.kill("SIGKILL"), CANCEL_GRACE_MS);
     await entry.finished;
     clearTimeout(kill);
@@ -204,14 +182,24 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     }
   }
 
-  /** Jobs of pools that are gone (process ended on this host, or lease expired) go back to the queue. */
+  /**
+   * Jobs of pools that are gone (process ended on this host, or lease expired) go back to the queue, and so do this
+   * pool's claims without a run (a run whose end could not be recorded).
+   */
   async function reclaimStale(): Promise<void> {
     const at = now();
     for (const claim of await jobs.runningClaims()) {
-      if (claim.worker_id === workerId) continue;
-      const expired = claim.lease_expires_at === null || claim.lease_expires_at < at;
-      if (!expired && !(claim.worker_id !== null && workerIsGone(claim.worker_id))) continue;
-      if (await jobs.release(claim, at, "queued again: its worker stopped")) hub.changed(claim.id);
+      if (claim.worker_id === workerId) {
+        if (running.has(claim.id)) continue;
+      } else {
+        const expired = claim.lease_expires_at === null || claim.lease_expires_at < at;
+        if (!expired && !(claim.worker_id !== null && workerIsGone(claim.worker_id))) continue;
+      }
+      const next = afterLostRun(claim, at);
+      if (!(await jobs.release(claim, at, next))) continue;
+      // Its last run may have left partial outputs; a run started again clears them itself.
+      if (next.status === "failed") outcomes.discardFiles(claim.id);
+      hub.changed(claim.id);
     }
   }
 
@@ -227,11 +215,9 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
         hub.changed(id);
         await launch(id).catch(async (error: unknown) => {
           running.delete(id);
-          await finish(id, {
-            status: "failed",
-            stage: "failed",
-            error: `The job could not start: ${String(error)}`,
-          });
+          outcomes.discardFiles(id);
+          const failure = outcomes.failure(error, "The job could not start");
+          await outcomes.finish(id, { status: "failed", stage: "failed", error: failure });
         });
       }
     } finally {
@@ -277,9 +263,14 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       const all = [...running.entries()];
       for (const [, entry] of all) entry.child.kill("SIGKILL");
       await Promise.all(all.map(([, entry]) => entry.finished));
-      for (const claim of await jobs.runningClaims()) {
-        if (claim.worker_id === workerId) await jobs.release(claim, now(), "queued again: its worker stopped");
-      }
+      // Handed back uncounted: a restart in good order is not the job's fault. A write that fails here leaves the
+      // jobs to the next pool, which finds this process gone.
+      try {
+        for (const claim of await jobs.runningClaims()) {
+          if (claim.worker_id !== workerId) continue;
+          await jobs.release(claim, now(), handedBack(claim));
+        }
+      } catch {}
     },
   };
 }

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import type { ServerConfig } from "../config.js";
 import { openDatabase } from "../db/connect.js";
+import { logUnhandledRejections } from "../last-resort.js";
 import { fileStore } from "../storage/file-store.js";
 import { progressHub } from "./progress-hub.js";
 import { jobRunner } from "./runner.js";
@@ -21,6 +22,7 @@ export async function startWorker(config: ServerConfig): Promise<RunningWorker> 
     rulesetsDir: config.rulesetsDir,
   });
   await runner.start();
+  logUnhandledRejections();
   return {
     workerId: runner.workerId,
     async close() {

@@ -3,11 +3,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
-import zlib from "node:zlib";
+import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
 import { capabilityRunner, engineWorkersRetired } from "./capabilities.js";
 import { uploadedName } from "./uploaded-name.js";
-import { withoutServerPaths } from "./user-paths.js";
+import { serverDirs, withoutServerPaths } from "./user-paths.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
 
 const controller = new AbortController();
@@ -35,9 +34,9 @@ async function plainInputs(message: RunMessage): Promise<Record<string, string>>
       paths[role] = target;
       continue;
     }
-    await pipeline(fs.createReadStream(input.path), zlib.createGunzip(), fs.createWriteStream(target), {
-      signal: controller.signal,
-    });
+    // The engine's one gunzip: bounded (a gzip bomb is refused), its errors naming the upload.
+    const { gunzipToFile } = await import("@tracemill/engine/capture");
+    await gunzipToFile(input.path, target, { name: input.name ?? role, signal: controller.signal });
     paths[role] = target;
   }
   return paths;
@@ -49,8 +48,12 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** The typed errors of the core and the engine carry a code and a message written for users. */
+/**
+ * The typed errors of the core and the engine carry a code and a message written for users. A full disk, whatever
+ * wrote last (the engine, the inflating of a gzip input, this file's summary rewrite), reads the same for everyone.
+ */
 function describe(error: unknown): { message: string; code: string } {
+  if (isDiskFull(error)) return { code: "DISK_FULL", message: DISK_FULL_JOB_ERROR };
   const typed = error as { name?: string; code?: unknown; message?: unknown };
   if (typed?.name === "TracemillError" && typeof typed.code === "string") {
     return { code: typed.code, message: String(typed.message) };
@@ -63,7 +66,13 @@ function describe(error: unknown): { message: string; code: string } {
 async function run(message: RunMessage): Promise<void> {
   let lastSent = 0;
   let inputPaths: string[] = [];
-  const hidePaths = (text: string) => withoutServerPaths(text, inputPaths, [message.outDir, message.workDir]);
+  // The data directory holds jobs/<id>/out (storage/file-store.ts).
+  const dirs = [
+    message.outDir,
+    message.workDir,
+    ...serverDirs({ dataDir: path.resolve(message.outDir, "../../.."), rulesetsDir: message.rulesetsDir }),
+  ];
+  const hidePaths = (text: string) => withoutServerPaths(text, inputPaths, dirs);
   try {
     const runner = await capabilityRunner(message.capability, message.testEngineModule);
     // A cancel may arrive while the capability's code is still loading.

@@ -7,8 +7,8 @@ import type { FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
 export type JobRow = JobsTable & { owner_name: string };
 export type JobInputRow = FilesTable & { role: string };
 export type JobOutputRow = Omit<JobOutputsTable, "position">;
-/** Who holds a running job and until when, as read by a process looking for jobs whose worker is gone. */
-export type JobClaim = Pick<JobsTable, "id" | "worker_id" | "lease_expires_at" | "cancel_requested">;
+/** Who holds a running job and until when, and how often it was started, as read by a process looking for jobs whose worker is gone. */
+export type JobClaim = Pick<JobsTable, "id" | "worker_id" | "lease_expires_at" | "cancel_requested" | "attempts">;
 
 export function jobsRepository(db: Db) {
   const withOwner = () =>
@@ -73,16 +73,34 @@ export function jobsRepository(db: Db) {
         await trx.deleteFrom("jobs").where("id", "=", id).execute();
       });
     },
-    async setOutputs(jobId: string, outputs: JobOutputRow[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("job_outputs").where("job_id", "=", jobId).execute();
+    /**
+     * Records a run's outputs and its final state in one transaction, while this worker still holds the job: a job
+     * never shows outputs without having succeeded. False when the claim was lost.
+     */
+    async succeed(
+      id: string,
+      workerId: string,
+      outputs: JobOutputRow[],
+      changes: Partial<JobsTable>,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable("jobs")
+          .set(changes)
+          .where("id", "=", id)
+          .where("status", "=", "running")
+          .where("worker_id", "=", workerId)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        await trx.deleteFrom("job_outputs").where("job_id", "=", id).execute();
         let position = 0;
         for (const output of outputs) {
           await trx
             .insertInto("job_outputs")
-            .values({ ...output, job_id: jobId, position: position++ })
+            .values({ ...output, job_id: id, position: position++ })
             .execute();
         }
+        return true;
       });
     },
     /**
@@ -93,7 +111,7 @@ export function jobsRepository(db: Db) {
       const claimed = await db
         .updateTable("jobs")
         .set({ status: "running", worker_id: workerId, lease_expires_at: leaseUntil, started_at: now })
-        .set({ percent: 0, stage: "starting" })
+        .set((eb) => ({ percent: 0, stage: "starting", attempts: eb("attempts", "+", 1) }))
         .where("status", "=", "queued")
         .where("id", "=", (eb) =>
           eb
@@ -145,14 +163,14 @@ export function jobsRepository(db: Db) {
     runningClaims: (): Promise<JobClaim[]> =>
       db
         .selectFrom("jobs")
-        .select(["id", "worker_id", "lease_expires_at", "cancel_requested"])
+        .select(["id", "worker_id", "lease_expires_at", "cancel_requested", "attempts"])
         .where("status", "=", "running")
         .execute(),
     /**
-     * Puts a running job back in the queue (or ends it, if a cancel was asked) unless its claim changed since it was
-     * read: a renewed lease or a new holder means someone else is running it.
+     * Ends a claim unless it changed since it was read (a renewed lease or a new holder means someone else is running
+     * the job): a job whose cancel was asked ends cancelled, any other takes `next` (back in the queue, or failed).
      */
-    async release(claim: JobClaim, now: string, stage: string): Promise<boolean> {
+    async release(claim: JobClaim, now: string, next: Partial<JobsTable>): Promise<boolean> {
       const same = db
         .updateTable("jobs")
         .where("id", "=", claim.id)
@@ -164,10 +182,10 @@ export function jobsRepository(db: Db) {
         .where("cancel_requested", "=", 1)
         .executeTakeFirst();
       if (Number(cancelled.numUpdatedRows) === 1) return true;
-      const queued = await same
-        .set({ status: "queued", percent: 0, stage, started_at: null, worker_id: null, lease_expires_at: null })
-        .executeTakeFirst();
-      return Number(queued.numUpdatedRows) === 1;
+      const released = await same.set(next).executeTakeFirst();
+      return Number(released.numUpdatedRows) === 1;
     },
   };
 }
+
+export type JobsRepository = ReturnType<typeof jobsRepository>;

@@ -1,18 +1,21 @@
 // /api/auth: register, sign in, session check, sign out (SPEC.md §4, §5, §8).
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../context.js";
+import { clientAddress } from "../http/client-address.js";
+import { registrationLimit } from "../http/registration-limit.js";
 import { clearSessionCookie, currentUser, sessionToken, setSessionCookie } from "../http/session-cookie.js";
 
 export function apiAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const userOf = currentUser(ctx.accounts);
 
-  app.post("/api/auth/register", async (request, reply) => {
+  const limited = { onRequest: registrationLimit(app, ctx.config.registrationsPerHour) };
+  app.post("/api/auth/register", limited, async (request, reply) => {
     const user = await ctx.accounts.register(request.body);
     return reply.code(201).send(user);
   });
 
   app.post("/api/auth/login", async (request, reply) => {
-    const { user, token, expires } = await ctx.accounts.signIn(request.body, request.ip);
+    const { user, token, expires } = await ctx.accounts.signIn(request.body, clientAddress(request));
     setSessionCookie(request, reply, token, expires);
     return user;
   });

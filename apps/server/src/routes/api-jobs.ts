@@ -5,20 +5,22 @@ import { bundledRulesetsDir, listRulesets, type RulesetFigures, rulesetFigures }
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { streamJobEvents } from "../http/job-events.js";
+import { requireSignIn } from "../http/require-sign-in.js";
 import { safeName, sendFile } from "../http/send-file.js";
 import { sendZip } from "../http/send-zip.js";
 import { currentUser } from "../http/session-cookie.js";
+import { HttpError } from "../services/http-error.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
 
 export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
   const userOf = currentUser(ctx.accounts);
+  const signedIn = { onRequest: requireSignIn(userOf) };
 
   app.get("/api/files", async (request) => ctx.uploads.list(await userOf(request)));
 
-  app.post("/api/files", async (request, reply) => {
-    const user = await userOf(request);
-    const file = await ctx.uploads.upload(user, await incomingFile(request));
+  app.post("/api/files", signedIn, async (request, reply) => {
+    const file = await ctx.uploads.upload(await userOf(request), () => incomingFile(request));
     return reply.code(201).send(file);
   });
 
@@ -37,7 +39,7 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
   app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));
-  app.post("/api/jobs", async (request, reply) =>
+  app.post("/api/jobs", signedIn, async (request, reply) =>
     reply.code(201).send(await ctx.jobs.create(await userOf(request), request.body)),
   );
   app.get("/api/jobs/:id", async (request: WithId) => ctx.jobs.get(await userOf(request), request.params.id));
@@ -79,10 +81,22 @@ function describe(figures: RulesetFigures): string {
   return `${plural(figures.ruleFiles, "rules file")}, ${plural(figures.rules, "rule")}, ${classification}`;
 }
 
-/** The multipart field "file" as a stream (never buffered), or undefined when the request has none. */
+/**
+ * The multipart field "file" as a stream (never buffered), or undefined when the request has none. A body the
+ * multipart parser cannot read (no boundary, cut off, malformed headers) is the client's fault: 400.
+ */
 export async function incomingFile(request: FastifyRequest) {
   if (!request.isMultipart()) return undefined;
-  const part = await request.file();
+  let part: Awaited<ReturnType<FastifyRequest["file"]>>;
+  try {
+    part = await request.file();
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status < 500) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HttpError(400, [`The multipart body could not be read: ${reason}`]);
+  }
   if (!part) return undefined;
-  return { name: part.filename, stream: part.file, truncated: () => part.file.truncated };
+  const { filename, file } = part;
+  return { name: filename, stream: file, truncated: () => file.truncated };
 }

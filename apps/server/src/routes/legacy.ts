@@ -14,6 +14,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodType, z } from "zod";
 import type { AppContext } from "../context.js";
+import { clientAddress } from "../http/client-address.js";
+import { registrationLimit } from "../http/registration-limit.js";
+import { requireSignIn } from "../http/require-sign-in.js";
 import { safeName, sendFile } from "../http/send-file.js";
 import { sendZip } from "../http/send-zip.js";
 import { clearSessionCookie, currentUser, sessionToken, setSessionCookie } from "../http/session-cookie.js";
@@ -55,10 +58,12 @@ function parse<T extends ZodType>(schema: T, body: unknown): z.infer<T> {
 
 export function legacyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const userOf = currentUser(ctx.accounts);
+  const signedIn = { ...legacy, onRequest: requireSignIn(userOf) };
 
-  app.post("/singup", legacy, async (request) => ctx.accounts.register(request.body));
+  const registration = { ...legacy, onRequest: registrationLimit(app, ctx.config.registrationsPerHour) };
+  app.post("/singup", registration, async (request) => ctx.accounts.register(request.body));
   app.post("/singin", legacy, async (request, reply) => {
-    const { user, token, expires } = await ctx.accounts.signIn(request.body, request.ip);
+    const { user, token, expires } = await ctx.accounts.signIn(request.body, clientAddress(request));
     setSessionCookie(request, reply, token, expires);
     return user;
   });
@@ -77,7 +82,7 @@ export function legacyRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post("/dataSet/", legacy, async (request) =>
     ctx.jobs.get(await userOf(request), parse(legacyIdRequest, request.body)._id),
   );
-  app.post("/new", legacy, async (request) => ctx.jobs.create(await userOf(request), request.body));
+  app.post("/new", signedIn, async (request) => ctx.jobs.create(await userOf(request), request.body));
   app.put("/update", legacy, async (request) => {
     const { _id, ...changes } = parse(legacyUpdateRequest, request.body);
     return ctx.jobs.update(await userOf(request), _id, changes);
@@ -104,14 +109,14 @@ export function legacyRoutes(app: FastifyInstance, ctx: AppContext): void {
     "/upfile/u2": ["unified2", "eve-json"],
   };
   for (const [path, accept] of Object.entries(uploads)) {
-    app.post(path, legacy, async (request: FastifyRequest) => {
-      const file = await ctx.uploads.upload(await userOf(request), await incomingFile(request), accept);
+    app.post(path, signedIn, async (request: FastifyRequest) => {
+      const file = await ctx.uploads.upload(await userOf(request), () => incomingFile(request), accept);
       return { ...file, _id: file.id };
     });
   }
 
   for (const [path, call] of Object.entries(capabilityCalls)) {
-    app.post(path, legacy, async (request) => {
+    app.post(path, signedIn, async (request) => {
       const body = parse(legacyCapabilityRequest, request.body);
       const inputs: Partial<Record<InputRole, FileRef>> = {};
       for (const [field, role] of Object.entries(call.roles) as [keyof typeof call.roles, InputRole][]) {

@@ -1,10 +1,10 @@
-// Accounts: register, sign in (slowed after failures), the session behind a cookie, sign out.
+// Accounts: register, sign in (slowed after failures, sign-in-throttle.ts), the session behind a cookie, sign out.
 import crypto from "node:crypto";
 import { messages, type SessionUser, signinRequest, signupRequest } from "@tracemill/contracts";
 import type { Db } from "../db/connect.js";
 import { sessionsRepository, usersRepository } from "../repositories/users.js";
 import { HttpError, validationError } from "./http-error.js";
-import { decoyHash, hashPassword, verifyPassword } from "./passwords.js";
+import type { PasswordHasher } from "./passwords.js";
 import { signInThrottle } from "./sign-in-throttle.js";
 
 export interface CurrentUser extends SessionUser {
@@ -13,12 +13,18 @@ export interface CurrentUser extends SessionUser {
 
 const sessionKey = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
-export function accountsService(db: Db, options: { sessionHours: number }) {
+export interface AccountsOptions {
+  sessionHours: number;
+  passwords: PasswordHasher;
+}
+
+export function accountsService(db: Db, options: AccountsOptions) {
   const users = usersRepository(db);
   const sessions = sessionsRepository(db);
-  // Per email against guessing one account's password; per client address, more leniently, against trying many.
-  const byEmail = signInThrottle(5);
-  const byClient = signInThrottle(20);
+  const { passwords } = options;
+  const throttle = signInThrottle();
+  // Checked when the email is unknown, so timing does not reveal which emails exist.
+  const decoyHash = passwords.hash("decoy password that matches nothing");
 
   async function openSession(userId: string): Promise<{ token: string; expires: Date }> {
     const token = crypto.randomBytes(32).toString("base64url");
@@ -43,29 +49,30 @@ export function accountsService(db: Db, options: { sessionHours: number }) {
         user_name: userName,
         email,
         email_key: email.toLowerCase(),
-        password_hash: await hashPassword(password),
+        password_hash: await passwords.hash(password),
         created_at: new Date().toISOString(),
       });
       if (!inserted) throw new HttpError(409, [messages.emailTaken]);
       return { userName, email };
     },
 
+    /** `client` is the request's address (clientAddress): with the email, the key of the slow-down. */
     async signIn(body: unknown, client: string): Promise<{ user: SessionUser; token: string; expires: Date }> {
       const parsed = signinRequest.safeParse(body ?? {});
       if (!parsed.success) throw validationError(parsed.error);
       const key = parsed.data.email.toLowerCase();
-      const wait = Math.max(byEmail.remainingWait(key), byClient.remainingWait(client));
-      if (wait > 0) {
-        throw new HttpError(429, [`${messages.tooManyAttempts} ${Math.ceil(wait / 1000)} seconds`]);
+      // Before anything is awaited: the reservation is what makes parallel guesses wait.
+      const reserved = throttle.reserve(key, client);
+      if ("wait" in reserved) {
+        throw new HttpError(429, [`${messages.tooManyAttempts} ${Math.ceil(reserved.wait / 1000)} seconds`]);
       }
       const user = await users.byEmailKey(key);
-      const ok = await verifyPassword(parsed.data.password, user?.password_hash ?? (await decoyHash));
+      const ok = await passwords.verify(parsed.data.password, user?.password_hash ?? (await decoyHash));
       if (!user || !ok) {
-        byEmail.failed(key);
-        byClient.failed(client);
+        reserved.attempt.failed();
         throw new HttpError(401, [messages.badCredentials]);
       }
-      byEmail.succeeded(key);
+      reserved.attempt.succeeded();
       const { token, expires } = await openSession(user.id);
       return { user: { userName: user.user_name, email: user.email }, token, expires };
     },

@@ -1,4 +1,7 @@
 // Turns job rows into the Job clients see (contracts), loading inputs and outputs for many jobs in two queries.
+// What a job says in words (error, stage, summary) passes through `hide` (user-paths.ts) on the way out, whoever
+// wrote it: the worker names no server path, and a message written elsewhere (a failed start, a store error) is
+// cleaned here.
 import type { Capability, FileFormat, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
 import type { FileRow } from "../repositories/files.js";
 import type { JobRow, jobsRepository } from "../repositories/jobs.js";
@@ -19,6 +22,7 @@ export async function jobViews(
   jobs: ReturnType<typeof jobsRepository>,
   rows: JobRow[],
   viewerId: string | null,
+  hide: (text: string) => string,
 ): Promise<Job[]> {
   const ids = rows.map((r) => r.id);
   const [inputs, outputs] = await Promise.all([jobs.inputsOf(ids), jobs.outputsOf(ids)]);
@@ -31,8 +35,8 @@ export async function jobViews(
     capability: row.capability as Capability,
     params: JSON.parse(row.params) as Record<string, unknown>,
     status: row.status as JobStatus,
-    progress: { percent: row.percent, stage: row.stage },
-    error: row.error,
+    progress: { percent: row.percent, stage: hide(row.stage) },
+    error: row.error === null ? null : hide(row.error),
     owner: { userName: row.owner_name },
     isOwner: viewerId === row.owner_id,
     createdAt: row.created_at,
@@ -42,6 +46,6 @@ export async function jobViews(
     outputs: outputs
       .filter((o) => o.job_id === row.id)
       .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
-    summary: row.summary ? (JSON.parse(row.summary) as Record<string, unknown>) : null,
+    summary: row.summary ? (JSON.parse(hide(row.summary)) as Record<string, unknown>) : null,
   }));
 }

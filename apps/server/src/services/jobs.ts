@@ -14,9 +14,11 @@ import {
   paramsByCapability,
   updateJobRequest,
 } from "@tracemill/contracts";
+import { bundledRulesetsDir, listRulesets, resolveRuleset } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import type { ProgressHub } from "../jobs/progress-hub.js";
 import type { JobRunner } from "../jobs/runner.js";
+import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
 import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
@@ -38,9 +40,17 @@ function requiredRoles(capability: Capability, params: Record<string, unknown>, 
   return fromMerge ? ["capture"] : ["capture", "attacks"];
 }
 
-export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: ProgressHub) {
+export interface JobsOptions {
+  /** The server's rulesets, offered beside the bundled ones. */
+  rulesetsDir: string;
+  /** Directories whose paths no job shows its users (user-paths.ts, serverDirs). */
+  serverDirs: readonly string[];
+}
+
+export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
   const jobs = jobsRepository(db);
   const files = filesRepository(db);
+  const hide = (text: string) => withoutServerPaths(text, [], options.serverDirs);
 
   const canRead = (row: JobRow, user: CurrentUser | null) => row.public === 1 || row.owner_id === user?.id;
 
@@ -60,7 +70,7 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
   }
 
   async function view(row: JobRow, user: CurrentUser | null): Promise<Job> {
-    const [job] = await jobViews(jobs, [row], user?.id ?? null);
+    const [job] = await jobViews(jobs, [row], user?.id ?? null, hide);
     return job;
   }
 
@@ -95,12 +105,11 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
     if (source.status !== "succeeded") throw new HttpError(400, [jobMessages.notFinished]);
     if (!output) throw new HttpError(400, [jobMessages.fileNotFound]);
     const head = Buffer.alloc(SNIFF_BYTES);
-    const fd = fs.openSync(`${store.outputDir(source.id)}/${output.name}`, "r");
-    const length = fs.readSync(fd, head, 0, SNIFF_BYTES, 0);
-    fs.closeSync(fd);
+    const handle = await fs.promises.open(`${store.outputDir(source.id)}/${output.name}`, "r");
+    const { bytesRead: length } = await handle.read(head, 0, SNIFF_BYTES, 0).finally(() => handle.close());
     let sniffed: Sniffed;
     try {
-      sniffed = sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
+      sniffed = await sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
     } catch {
       throw new HttpError(400, [`${jobMessages.wrongFormat}: ${output.name} is not a file any capability reads`]);
     }
@@ -124,6 +133,19 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
     return { source, record, attacksSha256: attacks?.sha256 ?? null };
   }
 
+  /** A sanitize job names a ruleset of this server: one that could only fail is refused, saying what there is. */
+  async function checkRuleset(name: string): Promise<void> {
+    const dirs = [bundledRulesetsDir, options.rulesetsDir];
+    try {
+      await resolveRuleset(name, dirs);
+    } catch {
+      const offered = new Set((await Promise.all(dirs.map(listRulesets))).flat().map((r) => r.name));
+      throw new HttpError(400, [
+        `Invalid parameter ruleset: no ruleset "${name}" on this server (it has ${[...offered].join(", ")})`,
+      ]);
+    }
+  }
+
   return {
     readable,
 
@@ -138,6 +160,9 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
           400,
           params.error.issues.map((i) => `Invalid parameter ${i.path.join(".") || "params"}: ${i.message}`),
         );
+      }
+      if (request.capability === "sanitize" && !request.inputs.rules) {
+        await checkRuleset((params.data as { ruleset: string }).ruleset);
       }
       const merged =
         request.capability === "label" && (params.data as { mode?: string }).mode !== "multiclass"
@@ -200,6 +225,7 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
           error: null,
           summary: null,
           cancel_requested: 0,
+          attempts: 0,
           created_at: new Date().toISOString(),
           started_at: null,
           finished_at: null,
@@ -212,11 +238,11 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
 
     async listMine(user: CurrentUser | null): Promise<Job[]> {
       if (!user) throw signInRequired();
-      return jobViews(jobs, await jobs.listByOwner(user.id), user.id);
+      return jobViews(jobs, await jobs.listByOwner(user.id), user.id, hide);
     },
 
     async listPublic(user: CurrentUser | null): Promise<Job[]> {
-      return jobViews(jobs, await jobs.listPublic(), user?.id ?? null);
+      return jobViews(jobs, await jobs.listPublic(), user?.id ?? null, hide);
     },
 
     async get(user: CurrentUser | null, id: string): Promise<Job> {

@@ -32,5 +32,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return crypto.timingSafeEqual(actual, expected);
 }
 
-/** A hash to check against when the email is unknown, so timing does not reveal which emails exist. */
-export const decoyHash = hashPassword("decoy password that matches nothing");
+/** How accounts hash and check passwords (tests wrap it to count the checks). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+}
+
+export const scryptPasswords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };

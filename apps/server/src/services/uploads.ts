@@ -4,7 +4,8 @@ import type { Readable } from "node:stream";
 import type { FileFormat, UploadedFile } from "@tracemill/contracts";
 import type { Db } from "../db/connect.js";
 import { filesRepository } from "../repositories/files.js";
-import { type FileStore, UploadTooLarge } from "../storage/file-store.js";
+import { DISK_FULL, isDiskFull } from "../storage/disk-full.js";
+import { type FileStore, UploadBroken, UploadTooLarge } from "../storage/file-store.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { CurrentUser } from "./accounts.js";
 import { HttpError, signInRequired } from "./http-error.js";
@@ -19,29 +20,24 @@ export interface IncomingFile {
 export function uploadsService(db: Db, store: FileStore, options: { maxUploadBytes: number }) {
   const files = filesRepository(db);
   return {
-    /** Stores one upload; `accept` narrows the formats (the original product's /upfile/u2 takes alerts only). */
+    /**
+     * Stores one upload; `accept` narrows the formats (the original product's /upfile/u2 takes alerts only). The
+     * request's body is read only once the user is known to be signed in.
+     */
     async upload(
       user: CurrentUser | null,
-      incoming: IncomingFile | undefined,
+      receive: () => Promise<IncomingFile | undefined>,
       accept?: readonly FileFormat[],
     ): Promise<UploadedFile> {
-      if (!user) {
-        incoming?.stream.resume();
-        throw signInRequired();
-      }
+      if (!user) throw signInRequired();
+      const incoming = await receive();
       if (!incoming) throw new HttpError(400, ['No file was sent: send it as the multipart field "file"']);
       const id = crypto.randomUUID();
       let stored: Awaited<ReturnType<FileStore["save"]>>;
       try {
         stored = await store.save(id, incoming.stream, incoming.truncated);
       } catch (error) {
-        if (error instanceof UnrecognisedFile) throw new HttpError(400, [`${incoming.name}: ${error.message}`]);
-        if (error instanceof UploadTooLarge) {
-          throw new HttpError(413, [
-            `${incoming.name}: the file is larger than the limit of ${options.maxUploadBytes} bytes`,
-          ]);
-        }
-        throw error;
+        throw uploadError(incoming.name, error, options.maxUploadBytes);
       }
       if (accept && !accept.includes(stored.format)) {
         store.removeFiles([id]);
@@ -59,7 +55,13 @@ export function uploadsService(db: Db, store: FileStore, options: { maxUploadByt
         compression: stored.compression,
         created_at: new Date().toISOString(),
       };
-      await files.insert(row);
+      try {
+        await files.insert(row);
+      } catch (error) {
+        // A file without its row would take space for ever.
+        store.removeFiles([id]);
+        throw uploadError(incoming.name, error, options.maxUploadBytes);
+      }
       return fileView(row);
     },
 
@@ -68,6 +70,19 @@ export function uploadsService(db: Db, store: FileStore, options: { maxUploadByt
       return (await files.listByOwner(user.id)).map(fileView);
     },
   };
+}
+
+/** Why an upload was not kept, for the user: a wrong file, too large, a broken request or a full disk. */
+function uploadError(name: string, error: unknown, maxUploadBytes: number): unknown {
+  if (error instanceof UnrecognisedFile) return new HttpError(400, [`${name}: ${error.message}`]);
+  if (error instanceof UploadTooLarge) {
+    return new HttpError(413, [`${name}: the file is larger than the limit of ${maxUploadBytes} bytes`]);
+  }
+  if (error instanceof UploadBroken) {
+    return new HttpError(400, [`${name}: the upload was cut off or malformed (${error.message}); nothing was kept`]);
+  }
+  if (isDiskFull(error)) return new HttpError(507, [`${name}: ${DISK_FULL.toLowerCase()}; nothing was kept`]);
+  return error;
 }
 
 export type UploadsService = ReturnType<typeof uploadsService>;

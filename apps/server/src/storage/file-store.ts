@@ -13,6 +13,18 @@ export interface StoredUpload extends Sniffed {
 
 export class UploadTooLarge extends Error {}
 
+/** The request carrying the upload failed (a malformed multipart body, a body cut off): the client's fault. */
+export class UploadBroken extends Error {}
+
+/** The upload's chunks, a failure of the request itself turned into UploadBroken (a failed write stays as it is). */
+async function* requestChunks(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of source) yield chunk;
+  } catch (error) {
+    throw new UploadBroken(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
 export function fileStore(dataDir: string) {
   const filesDir = path.join(dataDir, "files");
   const jobsDir = path.join(dataDir, "jobs");
@@ -39,7 +51,8 @@ export function fileStore(dataDir: string) {
       let sniffed: Sniffed | null = null;
       try {
         await pipeline(
-          source,
+          // Not the stream itself: the pipeline would then report the request's failure as it is, not as UploadBroken.
+          requestChunks(source),
           async function* (chunks: AsyncIterable<Buffer>) {
             for await (const chunk of chunks) {
               hash.update(chunk);
@@ -48,7 +61,7 @@ export function fileStore(dataDir: string) {
                 headChunks.push(chunk);
                 headLength += chunk.length;
                 // Reject a wrong file as soon as its start is known, not after gigabytes.
-                if (headLength >= SNIFF_BYTES) sniffed = sniffFormat(Buffer.concat(headChunks), false);
+                if (headLength >= SNIFF_BYTES) sniffed = await sniffFormat(Buffer.concat(headChunks), false);
               }
               yield chunk;
             }
@@ -57,7 +70,7 @@ export function fileStore(dataDir: string) {
         );
         if (isTruncated()) throw new UploadTooLarge("too large");
         const head = Buffer.concat(headChunks).subarray(0, SNIFF_BYTES);
-        sniffed ??= sniffFormat(head, headLength < SNIFF_BYTES);
+        sniffed ??= await sniffFormat(head, headLength < SNIFF_BYTES);
         if (!sniffed.compression) checkComplete(sniffed.format, head, size);
         fs.renameSync(partial, target);
         return { ...sniffed, size, sha256: hash.digest("hex") };

@@ -92,23 +92,47 @@ function sniffPlain(head: Buffer, totalKnown: boolean): FileFormat | null {
   return sniffPcap(head) ?? sniffPcapng(head) ?? sniffUnified2(head) ?? sniffErf(head, totalKnown) ?? sniffText(head);
 }
 
-/** Inflates as much of a gzip start as is there, for sniffing the content. */
-function inflateStart(head: Buffer): Buffer {
-  try {
-    return zlib.gunzipSync(head, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, SNIFF_BYTES);
-  } catch {
-    throw new UnrecognisedFile("The gzip file is damaged: its start cannot be decompressed");
-  }
+/**
+ * Inflates the first SNIFF_BYTES of a gzip start (or less when that is all there is). Through zlib's stream, which
+ * works on the thread pool a chunk at a time and is stopped once enough is out: a small bomb would otherwise inflate
+ * a thousandfold on the event loop.
+ */
+function inflateStart(head: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // Sync flush at the end: a start cut mid-stream gives what it holds instead of "unexpected end of file".
+    const gunzip = zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 16 * 1024 });
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      gunzip.destroy();
+      resolve(Buffer.concat(chunks).subarray(0, SNIFF_BYTES));
+    };
+    gunzip.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= SNIFF_BYTES) done();
+    });
+    gunzip.on("end", done);
+    gunzip.on("error", () => {
+      if (settled) return;
+      settled = true;
+      reject(new UnrecognisedFile("The gzip file is damaged: its start cannot be decompressed"));
+    });
+    gunzip.end(head);
+  });
 }
 
 /**
  * Sniffs the start of a file. `totalKnown` says the head is the whole file.
- * Throws UnrecognisedFile with a reason a user can act on.
+ * Rejects with UnrecognisedFile with a reason a user can act on.
  */
-export function sniffFormat(head: Buffer, totalKnown: boolean): Sniffed {
+export async function sniffFormat(head: Buffer, totalKnown: boolean): Promise<Sniffed> {
   if (head.length === 0) throw new UnrecognisedFile("The file is empty");
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    const inner = sniffPlain(inflateStart(head), totalKnown);
+    const inner = sniffPlain(await inflateStart(head), totalKnown);
     if (!inner) throw new UnrecognisedFile(`The gzip file does not contain a supported format (${SUPPORTED})`);
     return { format: inner, compression: "gzip" };
   }

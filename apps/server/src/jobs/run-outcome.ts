@@ -1,0 +1,89 @@
+// Records how a run of a job ended, for the pool that ran it: the outputs and the success in one transaction, or the
+// reason it failed or was cancelled. A run that leaves no outputs leaves no files either.
+import fs from "node:fs";
+import path from "node:path";
+import type { JobsTable } from "../db/schema.js";
+import type { JobsRepository } from "../repositories/jobs.js";
+import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
+import type { FileStore } from "../storage/file-store.js";
+import type { ProgressHub } from "./progress-hub.js";
+import type { FromWorker } from "./worker-messages.js";
+
+/** How a run's process ended, as its pool saw it. */
+export interface RunEnd {
+  cancelled: boolean;
+  /** The worker's last word: done with outputs, or failed with a message; null when it died without one. */
+  outcome: FromWorker | null;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export function runOutcomes(jobs: JobsRepository, store: FileStore, hub: ProgressHub, workerId: string) {
+  const now = () => new Date().toISOString();
+
+  /** Writes a job's final state while this pool still holds it. */
+  async function finish(jobId: string, changes: Partial<JobsTable>): Promise<void> {
+    await jobs.updateClaimed(jobId, workerId, { ...changes, finished_at: now(), lease_expires_at: null });
+    hub.changed(jobId);
+  }
+
+  /** Partial outputs and the work directory of a run that ends without outputs only take space. */
+  function discardFiles(jobId: string): void {
+    fs.rmSync(store.jobDir(jobId), { recursive: true, force: true });
+  }
+
+  /** A failed run's error for users; a full disk reads the same wherever it struck. */
+  const failure = (error: unknown, what: string) =>
+    isDiskFull(error) ? DISK_FULL_JOB_ERROR : `${what}: ${String(error)}`;
+
+  async function succeed(jobId: string, result: Extract<FromWorker, { type: "done" }>): Promise<void> {
+    const outDir = store.outputDir(jobId);
+    const outputs = result.outputs.map((o) => {
+      // Output names become download URLs and paths: only plain names written into outDir count.
+      if (o.name !== path.basename(o.name)) throw new Error(`bad output name ${o.name}`);
+      const size = fs.statSync(path.join(outDir, o.name)).size;
+      return { job_id: jobId, name: o.name, kind: o.kind, size, sha256: o.sha256 };
+    });
+    await jobs.succeed(jobId, workerId, outputs, {
+      status: "succeeded",
+      percent: 100,
+      stage: "done",
+      summary: JSON.stringify(result.summary),
+      finished_at: now(),
+      lease_expires_at: null,
+    });
+    hub.changed(jobId);
+  }
+
+  return {
+    finish,
+    discardFiles,
+    failure,
+
+    /** Records a run's end: its outputs and success, or why it failed or was cancelled. */
+    async record(jobId: string, end: RunEnd): Promise<void> {
+      if (end.cancelled) {
+        discardFiles(jobId);
+        await finish(jobId, { status: "cancelled", stage: "cancelled" });
+        return;
+      }
+      let error: string;
+      if (end.outcome?.type === "done") {
+        try {
+          await succeed(jobId, end.outcome);
+          return;
+        } catch (cause) {
+          error = failure(cause, "The job's results could not be stored");
+        }
+      } else if (end.outcome?.type === "failed") {
+        error = end.outcome.message;
+      } else {
+        const how = end.signal ? `killed by ${end.signal}` : `exit code ${end.code}`;
+        error = `The job stopped unexpectedly (worker ${how}). Try again; if it happens again, tell the administrator.`;
+      }
+      // Before the state is written: on a full disk, removing the run's files is what makes room for that write.
+      discardFiles(jobId);
+      await finish(jobId, { status: "failed", error, stage: "failed" });
+    },
+  };
+}
