@@ -6,6 +6,13 @@ import { reportError } from "./report-error.js";
 
 export async function main(argv: string[]): Promise<number> {
   const debug = argv.includes("--debug");
+  // An error raised outside the command's promise (an 'error' event nobody listened to) is reported the same way.
+  const uncaught = (error: unknown) => {
+    reportError(error, debug);
+    process.exit(1);
+  };
+  process.on("uncaughtException", uncaught);
+  process.on("unhandledRejection", uncaught);
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -41,7 +41,7 @@ describe("tracemill", () => {
   it("refuses an output file that is a directory or in a missing directory, before reading anything", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-outputs-"));
     try {
-      const capture = path.join(repoRoot, "test/fixtures/features/captures/wikipedia-browse.pcap");
+      const capture = path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
       const commands = [
         ["extract", capture, "-o", dir],
         ["extract", capture, "-o", path.join(dir, "f.csv"), "--summary", dir],

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const whole = fs.readFileSync(path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap"));
+const whole = fs.readFileSync(path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap"));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-counts-"));
 /** The capture's header and its first packet record: one session of one packet. */
 const first = path.join(dir, "first.pcap");

@@ -3,10 +3,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const whole = path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+const whole = path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-damaged-"));
 const cut = path.join(dir, "cut.pcap");
 const bytes = fs.readFileSync(whole);
@@ -65,9 +66,49 @@ describe("capture commands on a damaged capture", () => {
     expect(summary.complete).toBe(false);
     const last = result.stderr.trimEnd().split("\n").at(-1);
     expect(last).toBe(
-      `tracemill: ${cut}: ${summary.damage.message}; the outputs hold the ${summary.packets.input} packets before it`,
+      `tracemill: ${summary.damage.message}; the outputs hold the ${summary.packets.input} packets before it`,
     );
-    expect(summary.damage.message).toContain(`byte ${summary.damage.offset}`);
+    expect(summary.damage.message.startsWith(`${cut}: damaged capture at byte ${summary.damage.offset} (after `)).toBe(
+      true,
+    );
     expect(fs.statSync(path.join(out, "clean.pcap")).size).toBeGreaterThan(24);
+  });
+});
+
+describe("capture commands on gzip data cut short or damaged", () => {
+  const gz = zlib.gzipSync(bytes);
+  const cutGz = path.join(dir, "cut.pcap.gz");
+  fs.writeFileSync(cutGz, gz.subarray(0, Math.floor(gz.length / 2)));
+  const badGz = path.join(dir, "bad.pcap.gz");
+  const flipped = Buffer.from(gz);
+  for (let i = 0; i < 8; i++) flipped[Math.floor(gz.length / 2) + i] ^= 0x5a;
+  fs.writeFileSync(badGz, flipped);
+  const out = (name: string) => path.join(dir, name);
+  const commands: [string, (input: string) => string[]][] = [
+    ["info", (input) => ["info", input]],
+    ["extract", (input) => ["extract", input, "-o", out("gz.csv")]],
+    ["label", (input) => ["label", input, "--attacks", whole, "-o", out("gz-labelled.csv")]],
+    ["ipt", (input) => ["ipt", input, "-o", out("gz-ipt.txt")]],
+    ["images", (input) => ["images", input, "-o", out("gz-images.zip")]],
+    ["merge", (input) => ["merge", whole, input, "-o", out(`gz-merged-${path.basename(input)}`)]],
+    ["sanitize", (input) => ["sanitize", input, "--out", out(`gz-sanitized-${path.basename(input)}`)]],
+  ];
+  const cases = [
+    ...commands.map(([name, args]) => [name, cutGz, args] as const),
+    ...commands
+      .filter(([name]) => name === "info" || name === "merge")
+      .map(([name, args]) => [name, badGz, args] as const),
+  ];
+  // merge names its inputs as `merge` summaries do, by file name.
+  it.each(cases)("%s on %s exits 1 with one line naming the file, where and why", (_, input, args) => {
+    const result = runCli(args(input));
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^tracemill: (${input}|${path.basename(input)}): gzip input (at compressed byte|between compressed bytes \\d+ and) \\d+ of ${input === cutGz ? Math.floor(gz.length / 2) : gz.length}, inflated byte \\d+( \\(after \\d+ packets\\))?: the gzip data (ends early, cut short|is damaged) \\(`,
+      ),
+    );
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 });

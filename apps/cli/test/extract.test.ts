@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliPath, repoRoot, runCli } from "./run-cli.js";
 
-const capture = path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+const capture = path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
 const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-extract-test-"));
 
 describe("tracemill extract", () => {

@@ -11,7 +11,7 @@ import { repoRoot, runCli } from "./run-cli.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-images-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const capture = path.resolve(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+const capture = path.resolve(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
 
 /** The IP bytes of every IPv4 TCP/UDP packet of a little-endian microsecond pcap over Ethernet, with its 5-tuple. */
 function ipv4Packets(file: string): { key: string; ip: Buffer }[] {

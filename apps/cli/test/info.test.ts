@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../../../packages/core/src/testing/index.js";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const shared = path.resolve(repoRoot, "../shared/testdata/captures");
 const fixtures = path.join(repoRoot, "test/fixtures/capture");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-info-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ function tsharkCounts(file: string): number[] {
 
 describe("tracemill info", () => {
   it("gives capinfos' packets, bytes, first/last time and duration of an ERF capture", () => {
-    const { status, json } = info(path.join(fixtures, "erf_100-packets.erf"));
+    const { status, json } = info(path.join(fixtures, "formats/erf_100-packets.erf"));
     expect(status).toBe(0);
     expect(json).toMatchObject({
       format: "erf",
@@ -49,7 +49,8 @@ describe("tracemill info", () => {
       last: "2004-09-16T00:00:01.028488457Z",
       duration: "0.027767062",
       linkTypes: [{ linkType: 1, name: "Ethernet", packets: 100 }],
-      truncated: expect.any(Number),
+      // Cut by a snap length, but none before its ports (tshark reads the ports of every TCP and UDP packet).
+      truncated: 0,
       malformed: 0,
       complete: true,
     });
@@ -57,7 +58,7 @@ describe("tracemill info", () => {
   });
 
   it("lists a big-endian pcapng's interfaces and link types", () => {
-    const { json } = info(path.join(fixtures, "pcapng-be_complex.pcapng"));
+    const { json } = info(path.join(fixtures, "formats/pcapng-be_complex.pcapng"));
     expect(json).toMatchObject({ format: "pcapng", byteOrder: "big-endian", sections: 1, packets: 5 });
     expect(json.interfaces.map((i: { linkType: number }) => i.linkType)).toEqual([1, 0, 1]);
     expect(json.linkTypes.map((l: { linkType: number }) => l.linkType)).toEqual([0, 1]);
@@ -65,16 +66,40 @@ describe("tracemill info", () => {
 
   for (const capture of ["attacks/stratosphere-malicious-7.pcap", "formats/sll_kakaotalk-chat.pcap"]) {
     it(`counts IPv4, IPv6, TCP and UDP of ${path.basename(capture)} as tshark does`, () => {
-      const file = path.join(shared, capture);
+      const file = path.join(fixtures, capture);
       const { json } = info(file);
       expect([json.ipv4, json.ipv6, json.tcp, json.udp]).toEqual(tsharkCounts(file));
       expect(json.tcp + json.udp + json.other).toBe(json.packets);
     });
   }
 
+  it("counts truncated packets as extract does: cut before the IP header and ports are complete", () => {
+    // Cut inside the IP header, inside the ports, after the ports, and in the payload: only the first two are
+    // truncated (in no session); all four are shorter than on the wire.
+    const segment = ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, tcp({ srcPort: 1, dstPort: 2, payload: 100 })));
+    const file = path.join(dir, "snapped.pcap");
+    fs.writeFileSync(
+      file,
+      pcapFile(
+        [24, 14 + 20 + 3, 14 + 20 + 4, 14 + 20 + 30].map((snaplen) =>
+          capturedPacket(segment, { linkType: 1, snaplen }),
+        ),
+      ),
+    );
+    expect(runCli(["extract", file, "-o", path.join(dir, "snapped.csv")]).status).toBe(0);
+    const summary = JSON.parse(fs.readFileSync(path.join(dir, "snapped.summary.json"), "utf8"));
+    const { json } = info(file);
+    expect([json.truncated, json.snapped, json.tcp]).toEqual([2, 4, 2]);
+    expect(summary.packets.ignored.truncated).toBe(json.truncated);
+    expect(summary.packets.decoded).toBe(json.tcp);
+    expect(runCli(["info", file]).stdout).toMatch(
+      /Truncated:\s+2 \(cut before the ports: in no session\), 4 shorter than on the wire\n/,
+    );
+  });
+
   it("prints a readable summary and reads gzip-compressed captures", () => {
     const file = path.join(dir, "dvwa.pcapng.gz");
-    fs.writeFileSync(file, zlib.gzipSync(fs.readFileSync(path.join(fixtures, "dvwa-web-attacks.pcapng"))));
+    fs.writeFileSync(file, zlib.gzipSync(fs.readFileSync(path.join(fixtures, "attacks/dvwa-web-attacks.pcapng"))));
     const result = runCli(["info", file]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("pcapng (gzip), little-endian, 1 section");
@@ -84,7 +109,7 @@ describe("tracemill info", () => {
   });
 
   it("prints what it read of a damaged capture and exits 1 naming the file, offset and reason", () => {
-    const bytes = fs.readFileSync(path.join(fixtures, "eternalblue-scan.pcap"));
+    const bytes = fs.readFileSync(path.join(fixtures, "attacks/eternalblue-scan.pcap"));
     const file = path.join(dir, "cut.pcap");
     fs.writeFileSync(file, bytes.subarray(0, bytes.length - 30));
     const { status, stderr, json } = info(file);

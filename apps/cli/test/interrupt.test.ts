@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliPath, repoRoot } from "./run-cli.js";
 
-const capture = fs.readFileSync(path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap"));
+const capture = fs.readFileSync(path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap"));
 
 describe("an interrupted capture command", () => {
   for (const args of [

@@ -21,7 +21,7 @@ describe("tracemill ipt", () => {
   for (const capture of ["benign/http-bro-org.pcap", "formats/ipv6_ftp.pcap"]) {
     it(`matches the CSV of ${path.basename(capture)} line for line`, () => {
       const out = path.join(dir, `${path.basename(capture)}.txt`);
-      const result = runCli(["ipt", path.resolve(repoRoot, "../shared/testdata/captures", capture), "-o", out]);
+      const result = runCli(["ipt", path.resolve(repoRoot, "test/fixtures/capture", capture), "-o", out]);
       expect(result.status, result.stderr).toBe(0);
       const lines = fs.readFileSync(out, "utf8").split("\n");
       expect(lines.pop()).toBe("");
@@ -47,7 +47,7 @@ describe("tracemill ipt", () => {
   }
 
   it("signs the gaps of backward packets with --signed and writes the CSV where --csv says", () => {
-    const capture = path.resolve(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+    const capture = path.resolve(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
     const plain = path.join(dir, "plain.txt");
     const signed = path.join(dir, "signed.txt");
     const csv = path.join(dir, "elsewhere.csv");

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const testdata = path.resolve(repoRoot, "../shared/testdata/captures");
+const captures = path.resolve(repoRoot, "test/fixtures/capture");
 let dir = "";
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-label-cli-"));
@@ -74,12 +74,12 @@ function rowKey(row: Record<string, string>): string {
 describe("tracemill label --attacks", () => {
   for (const [benign, attack] of [
     ["benign/http-bro-org.pcap", "attacks/log4shell-exploit.pcap"],
-    ["benign/ssh-normal-kali.pcap", "attacks/syn-scan.pcapng"],
+    ["benign/ssh-normal-kali.pcap", "attacks/hydra-bruteforce.pcapng"],
   ]) {
     it(`labels ${path.basename(attack)} mixed into ${path.basename(benign)} exactly as tshark's 5-tuples say`, () => {
-      const attackFile = path.join(testdata, attack);
+      const attackFile = path.join(captures, attack);
       const mixed = path.join(dir, `${path.basename(benign)}+${path.basename(attack)}.pcapng`);
-      const merge = spawnSync("mergecap", ["-w", mixed, path.join(testdata, benign), attackFile], { encoding: "utf8" });
+      const merge = spawnSync("mergecap", ["-w", mixed, path.join(captures, benign), attackFile], { encoding: "utf8" });
       expect(merge.status, merge.stderr).toBe(0);
       const out = path.join(dir, `${path.basename(attack)}.csv`);
       const summaryFile = path.join(dir, `${path.basename(attack)}.json`);
@@ -103,8 +103,8 @@ describe("tracemill label --attacks", () => {
     const merged = path.join(dir, "merged.pcap");
     const merge = runCli([
       "merge",
-      path.join(testdata, "benign/wikipedia-browse.pcap"),
-      path.join(testdata, "attacks/eternalblue-scan.pcap"),
+      path.join(captures, "benign/wikipedia-browse.pcap"),
+      path.join(captures, "attacks/eternalblue-scan.pcap"),
       "-o",
       merged,
     ]);
@@ -114,7 +114,7 @@ describe("tracemill label --attacks", () => {
     const result = runCli(["label", merged, "-o", out]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain("labelled by provenance record merged.provenance.jsonl (exact)");
-    const attackTuples = tsharkTuples(path.join(testdata, "attacks/eternalblue-scan.pcap"));
+    const attackTuples = tsharkTuples(path.join(captures, "attacks/eternalblue-scan.pcap"));
     const rows = readCsv(out);
     expect(rows.map((row) => row.label)).toEqual(rows.map((row) => (attackTuples.has(rowKey(row)) ? "1" : "0")));
     expect(rows.some((row) => row.label === "1")).toBe(true);
@@ -123,7 +123,7 @@ describe("tracemill label --attacks", () => {
   it("exits 1 with a message for a missing attack capture, 2 for a bad option value", () => {
     const missing = runCli([
       "label",
-      path.join(testdata, "benign/dns53.pcap"),
+      path.join(captures, "benign/dns53.pcap"),
       "--attacks",
       path.join(dir, "nope.pcap"),
       "-o",
@@ -133,7 +133,7 @@ describe("tracemill label --attacks", () => {
     expect(missing.stderr).toMatch(/^tracemill: .*nope\.pcap/);
     const bad = runCli([
       "label",
-      path.join(testdata, "benign/dns53.pcap"),
+      path.join(captures, "benign/dns53.pcap"),
       "--alerts",
       "x.u2",
       "--max-priority",
@@ -145,15 +145,15 @@ describe("tracemill label --attacks", () => {
 
 describe("tracemill label --alerts", () => {
   it("labels by class from a unified2 file and lists the alerts that matched no session", () => {
-    const fixtures = path.join(repoRoot, "test/fixtures/labels");
+    const fixtures = path.join(repoRoot, "test/fixtures/alerts");
     const out = path.join(dir, "classified.csv");
     const result = runCli([
       "label",
-      path.join(testdata, "benign/dns53.pcap"),
+      path.join(captures, "benign/dns53.pcap"),
       "--alerts",
       path.join(fixtures, "pyidstools_merged.u2"),
       "--classification",
-      path.join(fixtures, "classification.config"),
+      path.join(fixtures, "pyidstools_classification.config"),
       "-o",
       out,
     ]);

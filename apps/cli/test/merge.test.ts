@@ -6,8 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const fixtures = path.join(repoRoot, "test/fixtures/merge");
-const wikipedia = path.join(fixtures, "wikipedia-browse.pcap");
+const fixtures = path.join(repoRoot, "test/fixtures/capture");
+const wikipedia = path.join(fixtures, "benign/wikipedia-browse.pcap");
 
 /** Per packet: IPv4 source, destination and the checksum statuses tshark finds (0 bad, 1 good, 2 unverified). */
 function tsharkChecks(file: string): string[][] {
@@ -57,7 +57,7 @@ describe("tracemill merge", () => {
     const result = runCli([
       "merge",
       wikipedia,
-      path.join(fixtures, "log4shell-exploit.pcap"),
+      path.join(fixtures, "attacks/log4shell-exploit.pcap"),
       "-o",
       output,
       "--map",
@@ -87,7 +87,7 @@ describe("tracemill merge", () => {
   });
 
   it("recomputes offloaded checksums with --recompute-checksums", () => {
-    const eternalblue = path.join(fixtures, "eternalblue-scan.pcap");
+    const eternalblue = path.join(fixtures, "attacks/eternalblue-scan.pcap");
     const before = tsharkChecks(eternalblue).filter((row) => row[3] === "0");
     expect(before.length).toBeGreaterThan(0);
     const output = path.join(dir, "m.pcap");
@@ -107,7 +107,7 @@ describe("tracemill merge", () => {
     const result = runCli([
       "merge",
       damaged,
-      path.join(fixtures, "eternalblue-scan.pcap"),
+      path.join(fixtures, "attacks/eternalblue-scan.pcap"),
       "-o",
       path.join(out, "m.pcap"),
     ]);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliPath, repoRoot, runCli } from "./run-cli.js";
 
-const source = path.join(repoRoot, "test/fixtures/capture/same100_100-packets.pcap");
+const source = path.join(repoRoot, "test/fixtures/capture/formats/same100_100-packets.pcap");
 const digest = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 /** A scratch directory holding a copy of the capture as in.pcap (and as clean.pcap), and a link to it. */

@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const capture = path.join(repoRoot, "../shared/testdata/captures/benign/wikipedia-browse.pcap");
+const capture = path.join(repoRoot, "test/fixtures/capture/benign/wikipedia-browse.pcap");
 const bytes = fs.readFileSync(capture);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-pipe-"));
 const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");

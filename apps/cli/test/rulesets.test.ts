@@ -11,7 +11,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-cli-rulesets-"));
 const data = path.join(tmp, "data");
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** PPTP's control connection (TCP 1723) is in test/fixtures/server/pcap-be-us_pptp.pcap. */
+/** PPTP's control connection (TCP 1723) is in test/fixtures/capture/formats/pcap-be-us_pptp.pcap. */
 const pptp =
   'alert tcp any any -> any 1723 (msg:"PPTP control"; flow:to_server; classtype:policy-violation; sid:9100001; rev:1;)\n';
 const typo = 'alert tcp any any -> any any (msg:"typo"; conten:"x"; sid:9100002; rev:1;)\n';
@@ -101,8 +101,10 @@ describe("tracemill rulesets", () => {
 
       expect(rulesets("remove", "lab-pptp").stdout).toContain("removed ruleset lab-pptp");
       expect((await client.call("GET", "/api/rulesets")).body.map((r: { id: string }) => r.id)).toEqual(["default"]);
-      const gone = await waitForStatus(client, (await create("lab-pptp")).body.id, ["succeeded", "failed"], 60_000);
-      expect(gone.error).toContain('no ruleset "lab-pptp"');
+      // A removed ruleset is refused when the job is created, not when it runs.
+      const gone = await create("lab-pptp");
+      expect(gone.status).toBe(400);
+      expect(gone.body.messages.join(" ")).toContain('no ruleset "lab-pptp"');
     } finally {
       await app.stop();
     }

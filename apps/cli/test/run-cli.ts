@@ -32,18 +32,34 @@ export interface ServedApp {
   stop(): Promise<void>;
 }
 
-/** Starts `tracemill serve --port 0` on a fresh data directory and waits for the URL it prints. */
-export async function serve(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServedApp> {
+/**
+ * Starts `tracemill serve --port 0` on a fresh data directory and waits for the URL it prints. `launcher` is a
+ * command line the server is started through (e.g. nsenter into a namespace with a small disk).
+ */
+export async function serve(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  options: { launcher?: string[] } = {},
+): Promise<ServedApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-test-"));
-  const child = spawn(
+  const command = [
+    ...(options.launcher ?? []),
     process.execPath,
-    [cliPath, "serve", "--port", "0", "--host", "127.0.0.1", "--data", dataDir, ...extraArgs],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+    cliPath,
+    "serve",
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+    "--data",
+    dataDir,
+    ...extraArgs,
+  ];
+  const child = spawn(command[0], command.slice(1), {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./run-cli.js";
 
-const testdata = path.resolve(repoRoot, "../shared/testdata");
+const fixtures = path.resolve(repoRoot, "test/fixtures");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-cli-sanitize-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -14,7 +14,7 @@ describe("tracemill sanitize", () => {
     const rules = path.join(tmp, "syn.rules");
     fs.writeFileSync(rules, 'alert tcp any any -> any 80 (msg:"to web"; flags:S,12; sid:7; rev:1;)\n');
     const out = path.join(tmp, "out");
-    const capture = path.join(testdata, "suricata-verify/bug-28/input.pcap");
+    const capture = path.join(fixtures, "sanitize/suricata-verify/bug-28/input.pcap");
     const result = runCli(["sanitize", capture, "--rules", rules, "--out", out, "--verify-passes", "0"]);
     expect(result.stderr).toContain("1 alert; clean: 0 packets, 0 sessions; attacks: 9 packets, 1 session");
     expect(result.status).toBe(0);
@@ -26,7 +26,7 @@ describe("tracemill sanitize", () => {
   });
 
   it("gives the same classes from its alerts.u2 and its eve.json to label (the default classification)", () => {
-    const capture = path.join(testdata, "captures/attacks/log4shell-exploit.pcap");
+    const capture = path.join(fixtures, "capture/attacks/log4shell-exploit.pcap");
     const out = path.join(tmp, "log4shell");
     expect(runCli(["sanitize", capture, "--out", out]).status).toBe(0);
     const classes = (alerts: string) => {
@@ -45,14 +45,14 @@ describe("tracemill sanitize", () => {
   });
 
   it("uses a named ruleset and reports a missing one in one line", () => {
-    const result = runCli(["sanitize", path.join(testdata, "captures/benign/dns53.pcap"), "--ruleset", "nope"]);
+    const result = runCli(["sanitize", path.join(fixtures, "capture/benign/dns53.pcap"), "--ruleset", "nope"]);
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toContain('no ruleset "nope"');
   });
 
   it("says how to install Suricata when the program is missing", () => {
-    const capture = path.join(testdata, "captures/benign/dns53.pcap");
+    const capture = path.join(fixtures, "capture/benign/dns53.pcap");
     const result = runCli(["sanitize", capture, "--out", path.join(tmp, "x"), "--suricata", path.join(tmp, "none")]);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("apt-get install -t bookworm-backports suricata");

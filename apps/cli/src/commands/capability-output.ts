@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
+import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC } from "@tracemill/core/flow";
 import type { CapabilityResult, RunOptions } from "@tracemill/engine";
 import { type Command, InvalidArgumentError } from "commander";
 import { interruptSignal } from "../interrupt.js";
@@ -36,15 +37,44 @@ export async function runIntoFiles(
  * what the outputs hold. Complete runs pass.
  */
 export function reportDamage(capture: string, summary: Record<string, unknown>, held: string): void {
+  printInputWarnings(capture, summary);
   if (summary.complete !== false) return;
   const damage = summary.damage as { message: string; offset: number } | null;
-  // Most damage messages name the file already (the session pass's); sanitize's do not.
+  // The capabilities' damage messages name the file already; one that does not gets it here.
   const message = damage?.message ?? "damaged capture";
   const named = message.startsWith(`${capture}: `) ? message : `${capture}: ${message}`;
   throw new TracemillError("DAMAGED_INPUT", `${named}; ${held}`, {
     file: capture,
     offset: damage?.offset,
   });
+}
+
+interface InputWarning {
+  count: number;
+  message: string;
+}
+
+/**
+ * Prints what the reader read past (carried timestamps, a capture without packets), one line each: the summary's
+ * `input`/`inputs` warnings, or a sanitize summary's `warnings`.
+ */
+function printInputWarnings(capture: string, summary: Record<string, unknown>): void {
+  type Input = { name?: string; warnings?: InputWarning[] };
+  const inputs = (summary.inputs as Input[] | undefined) ?? [
+    (summary.input as Input | undefined) ?? { name: capture, warnings: summary.warnings as InputWarning[] | undefined },
+  ];
+  for (const input of inputs) {
+    for (const w of input.warnings ?? []) {
+      const more = w.count > 1 ? ` (${w.count} records)` : "";
+      process.stderr.write(`tracemill: warning: ${input.name ?? capture}: ${w.message}${more}\n`);
+    }
+  }
+}
+
+/** Prints the labels' warnings (alert file entries skipped and counted), one line each. */
+export function printLabelWarnings(summary: Record<string, unknown>): void {
+  const labels = summary.labels as { warnings?: string[] } | undefined;
+  for (const warning of labels?.warnings ?? []) process.stderr.write(`tracemill: warning: ${warning}\n`);
 }
 
 /** "1 session", "2 sessions". */
@@ -105,9 +135,19 @@ export function refuseOverwriting(inputs: (string | false | undefined)[], output
 
 function sameFile(a: string, b: string): boolean {
   if (path.resolve(a) === path.resolve(b)) return true;
-  const first = fs.statSync(a, { throwIfNoEntry: false });
-  const second = fs.statSync(b, { throwIfNoEntry: false });
+  const first = statOf(a);
+  const second = statOf(b);
   return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
+}
+
+/** The file's status; undefined when it cannot be had (missing, a file used as a directory, no permission), which
+ * the command that reads or writes it reports with its reason. */
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** `name` with its extension replaced: "out/ipt.txt" → "out/ipt.csv". */
@@ -129,10 +169,8 @@ export function outputFileOption(text: string): string {
 /** Throws `fail(reason)` when `file` cannot be an output file: an existing directory, or in a missing directory. */
 export function checkOutputFile(file: string, fail: (message: string) => Error): void {
   const resolved = path.resolve(file);
-  if (fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory())
-    throw fail(`${file} is a directory: give a file name`);
-  if (!fs.statSync(path.dirname(resolved), { throwIfNoEntry: false })?.isDirectory())
-    throw fail(`${path.dirname(file)} is not an existing directory`);
+  if (statOf(resolved)?.isDirectory()) throw fail(`${file} is a directory: give a file name`);
+  if (!statOf(path.dirname(resolved))?.isDirectory()) throw fail(`${path.dirname(file)} is not an existing directory`);
 }
 
 /** Parses a number option for commander; a bad value is a usage error (exit 2). */
@@ -150,12 +188,12 @@ export function addSessionOptions(command: Command): Command {
     .option(
       "--idle-timeout <s>",
       "idle timeout in seconds (default 120)",
-      numberOption("a positive number", (v) => v > 0),
+      numberOption(`a positive number up to ${MAX_IDLE_TIMEOUT_SEC}`, (v) => v > 0 && v <= MAX_IDLE_TIMEOUT_SEC),
     )
     .option(
       "--active-timeout <s>",
       "active timeout in seconds (default 1800)",
-      numberOption("a positive number", (v) => v > 0),
+      numberOption(`a positive number up to ${MAX_ACTIVE_TIMEOUT_SEC}`, (v) => v > 0 && v <= MAX_ACTIVE_TIMEOUT_SEC),
     )
     .option("--length <mode>", "packet length: ip (IP header's length, default) or frame", lengthOption);
 }

@@ -9,6 +9,7 @@ import {
   heldBefore,
   numberOption,
   outputFileOption,
+  printLabelWarnings,
   refuseOverwriting,
   reportDamage,
   runIntoFiles,
@@ -71,6 +72,7 @@ export function imagesCommand(): Command {
     process.stderr.write(
       `${counted(images.rows, "session")} in ${counted(images.images, "image")}: ${options.output}\n`,
     );
+    printLabelWarnings(result.summary);
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,

@@ -41,13 +41,18 @@ function text(s: CaptureSummary): string {
     ["Duration", s.duration === null ? "-" : `${s.duration} s`],
     ["IPv4 / IPv6", `${s.ipv4} / ${s.ipv6}`],
     ["TCP / UDP / other", `${s.tcp} / ${s.udp} / ${s.other}`],
-    ["Truncated", `${s.truncated} (headers cut short), ${s.snapped} shorter than on the wire`],
+    ["Truncated", `${s.truncated} (cut before the ports: in no session), ${s.snapped} shorter than on the wire`],
     ["Malformed", String(s.malformed)],
     ...s.undecodedLinkTypes.map((l): [string, string] => [
       "Not decoded",
       `${l.name} (${l.linkType}): ${l.packets} packets, counted as other`,
     ]),
     ...s.comments.map((c): [string, string] => ["Comment", c]),
+    ...(s.skippedRecords > 0 ? [["Skipped records", String(s.skippedRecords)] as [string, string]] : []),
+    ...s.warnings.map((w): [string, string] => [
+      "Warning",
+      `${w.count > 1 ? `${w.count} records, first at byte ${w.offset}: ` : `at byte ${w.offset}: `}${w.message}`,
+    ]),
     ["Complete", s.complete ? "yes" : `no: ${s.damage?.message}`],
   ];
   return rows.map(([k, v]) => `${`${k}:`.padEnd(20)}${v}\n`).join("");

@@ -10,6 +10,7 @@ import {
   heldBefore,
   numberOption,
   outputFileOption,
+  printLabelWarnings,
   refuseOverwriting,
   reportDamage,
   runIntoFiles,
@@ -83,6 +84,7 @@ export function labelCommand(): Command {
       (r) => ({ [r.outputs[0].name]: output, "summary.json": options.summary }),
     );
     process.stderr.write(describe(result.summary.labels as LabelSummary, output));
+    printLabelWarnings(result.summary);
     const rows = (result.summary.csv as { rows: number }).rows;
     reportDamage(
       damagedCapture(captures, result.summary),

@@ -1,6 +1,7 @@
 // tracemill serve: starts the web application and API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
 
 /** The built web app, shipped beside the CLI in the repository. */
@@ -18,7 +19,7 @@ export function serveCommand(): Command {
     )
     .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
       // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
-      const { loadConfig, startServer } = await import("@tracemill/server");
+      const { ListenError, loadConfig, startServer } = await import("@tracemill/server");
       const config = loadConfig({
         port: options.port,
         host: options.host,
@@ -26,10 +27,19 @@ export function serveCommand(): Command {
         workers: options.workers,
         webDir: process.env.TRACEMILL_WEB_DIR ?? defaultWebDir,
       });
-      const server = await startServer(config);
+      // A port that cannot be had ends the command (exit status 1, one line); no job has started by then.
+      const server = await startServer(config).catch((error: unknown) => {
+        throw error instanceof ListenError ? new TracemillError("BAD_OPTION", error.message) : error;
+      });
       process.stdout.write(`Tracemill is running at ${server.url}/ (data in ${config.dataDir})\n`);
       const stop = () => {
-        server.close().then(() => process.exit(0));
+        server.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`tracemill: the server did not stop cleanly: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);

@@ -27,7 +27,13 @@ export function workerCommand(): Command {
         `Tracemill worker ${worker.workerId} is running jobs from ${config.dataDir} (${config.workers} at once)\n`,
       );
       const stop = () => {
-        worker.close().then(() => process.exit(0));
+        worker.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`tracemill: the worker did not stop cleanly: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
