@@ -1,4 +1,5 @@
-// Test helper: reads a zip file's entries with yauzl (an independent reader of what Tracemill writes).
+// Test helper: reads a zip's entries with yauzl (an independent reader of what Tracemill writes), from a file or
+// from a response body held in memory.
 import yauzl from "yauzl";
 
 export interface ZipEntry {
@@ -15,6 +16,23 @@ export async function readZipEntries(
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
   );
+  return { count: zip.entryCount, entries: await entriesOf(zip, limit) };
+}
+
+/** Every entry of a zip file by name. */
+export async function readZip(file: string): Promise<Map<string, Buffer>> {
+  return new Map((await readZipEntries(file)).entries.map((entry) => [entry.name, entry.data]));
+}
+
+/** Every entry of a zip held in memory, by name. */
+export async function unzipBuffer(buffer: Buffer): Promise<Record<string, Buffer>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
+  return Object.fromEntries((await entriesOf(zip)).map((entry) => [entry.name, entry.data]));
+}
+
+async function entriesOf(zip: yauzl.ZipFile, limit = Number.POSITIVE_INFINITY): Promise<ZipEntry[]> {
   const entries: ZipEntry[] = [];
   await new Promise<void>((resolve, reject) => {
     zip.on("entry", (entry: yauzl.Entry) => {
@@ -36,10 +54,5 @@ export async function readZipEntries(
     zip.on("error", reject);
     zip.readEntry();
   });
-  return { count: zip.entryCount, entries };
-}
-
-/** Every entry of a zip by name. */
-export async function readZip(file: string): Promise<Map<string, Buffer>> {
-  return new Map((await readZipEntries(file)).entries.map((entry) => [entry.name, entry.data]));
+  return entries;
 }

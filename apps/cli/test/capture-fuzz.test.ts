@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../../packages/core/src/testing/index.js";
 import { fixturePath } from "../../../test/helpers/fixtures.js";
 import { runCli } from "./run-cli.js";
 
@@ -19,11 +20,7 @@ const seeds = {
   gzip: zlib.gzipSync(fs.readFileSync(fixturePath("pcap-be-us_pptp.pcap"))),
 };
 
-let state = 20261129;
-const random = () => {
-  state = (state * 1103515245 + 12345) % 2 ** 31;
-  return state / 2 ** 31;
-};
+const random = seededRandom(20261129);
 const below = (n: number) => Math.floor(random() * n);
 
 /** One of: a few flipped bits, a cut, a 32-bit length-like field overwritten, a run of bytes deleted. */

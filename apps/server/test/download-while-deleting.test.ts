@@ -5,8 +5,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { capturedPacket, ethernet, ipv4, pcapFile, udp } from "../../../packages/core/src/testing/index.js";
+import { unzipBuffer } from "../../../test/helpers/read-zip.js";
 import type { ServedApp } from "../../cli/test/run-cli.js";
 import { Client, startServer, waitForStatus } from "./server-harness.js";
 
@@ -23,29 +23,6 @@ function bigCapture(): Buffer {
     parts.push(Buffer.from(pcapFile([capturedPacket(frame, { linkType: 1, tsSec: 1_700_000_000 + i })]).subarray(24)));
   }
   return Buffer.concat(parts);
-}
-
-function unzip(buffer: Buffer): Promise<Record<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const entries: Record<string, Buffer> = {};
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("end", () => {
-            entries[entry.fileName] = Buffer.concat(chunks);
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(entries));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
 }
 
 let app: ServedApp;
@@ -103,7 +80,7 @@ describe("a download while its job is deleted", () => {
     const job = await finishedJob();
     const { status, body } = await downloadWhileDeleting(job.id, `/api/jobs/${job.id}/outputs.zip`);
     expect(status).toBe(200);
-    const entries = await unzip(body);
+    const entries = await unzipBuffer(body);
     expect(Object.keys(entries)).toEqual(["features.csv", "copy.pcap", "summary.json"]);
     expect(entries["copy.pcap"].equals(capture)).toBe(true);
     // The fake engine's CSV names the SHA-256 and size of its input; its summary the size.

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
+import { unzipBuffer } from "../../../../test/helpers/read-zip.js";
 import { HttpError } from "../services/http-error.js";
 import { openDownload, openDownloads, sendFile } from "./send-file.js";
 import { sendOpenedZip } from "./send-zip.js";
@@ -24,29 +24,6 @@ function place(): { big: string; small: string } {
   fs.writeFileSync(files.big, big);
   fs.writeFileSync(files.small, small);
   return files;
-}
-
-function unzip(buffer: Buffer): Promise<Record<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const entries: Record<string, Buffer> = {};
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("end", () => {
-            entries[entry.fileName] = Buffer.concat(chunks);
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(entries));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
 }
 
 beforeAll(async () => {
@@ -100,7 +77,7 @@ describe("a download racing a deletion", () => {
   it("sends a zip whose entries were deleted after they were opened whole", async () => {
     const response = await fetch(url("/zip"));
     expect(response.status).toBe(200);
-    const entries = await unzip(Buffer.from(await response.arrayBuffer()));
+    const entries = await unzipBuffer(Buffer.from(await response.arrayBuffer()));
     expect(Object.keys(entries)).toEqual(["small.csv", "big.bin"]);
     expect(entries["small.csv"].equals(small)).toBe(true);
     expect(entries["big.bin"].equals(big)).toBe(true);

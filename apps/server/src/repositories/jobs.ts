@@ -1,14 +1,31 @@
 // Jobs, their inputs and outputs, and the durable queue (a job row with status "queued" is a queue entry).
 import type { JobStatus } from "@tracemill/contracts";
-import type { Insertable } from "kysely";
+import type { Insertable, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
+import type { Database, FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
 
 export type JobRow = JobsTable & { owner_name: string };
 export type JobInputRow = FilesTable & { role: string };
 export type JobOutputRow = Omit<JobOutputsTable, "position">;
 /** Who holds a running job and until when, and how often it was started, as read by a process looking for jobs whose worker is gone. */
 export type JobClaim = Pick<JobsTable, "id" | "worker_id" | "lease_expires_at" | "cancel_requested" | "attempts">;
+
+/** Changes a running job only while the worker still holds it; false when the claim was lost. */
+async function updateIfClaimed(
+  db: Db | Transaction<Database>,
+  id: string,
+  workerId: string,
+  changes: Partial<JobsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set(changes)
+    .where("id", "=", id)
+    .where("status", "=", "running")
+    .where("worker_id", "=", workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
 
 export function jobsRepository(db: Db) {
   const withOwner = () =>
@@ -84,14 +101,7 @@ export function jobsRepository(db: Db) {
       changes: Partial<JobsTable>,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable("jobs")
-          .set(changes)
-          .where("id", "=", id)
-          .where("status", "=", "running")
-          .where("worker_id", "=", workerId)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
+        if (!(await updateIfClaimed(trx, id, workerId, changes))) return false;
         await trx.deleteFrom("job_outputs").where("job_id", "=", id).execute();
         let position = 0;
         for (const output of outputs) {
@@ -127,16 +137,8 @@ export function jobsRepository(db: Db) {
       return claimed?.id;
     },
     /** Changes a running job only while this worker still holds it; false when the claim was lost. */
-    async updateClaimed(id: string, workerId: string, changes: Partial<JobsTable>): Promise<boolean> {
-      const result = await db
-        .updateTable("jobs")
-        .set(changes)
-        .where("id", "=", id)
-        .where("status", "=", "running")
-        .where("worker_id", "=", workerId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    updateClaimed: (id: string, workerId: string, changes: Partial<JobsTable>): Promise<boolean> =>
+      updateIfClaimed(db, id, workerId, changes),
     async renewLeases(workerId: string, ids: string[], leaseUntil: string): Promise<void> {
       if (ids.length === 0) return;
       await db

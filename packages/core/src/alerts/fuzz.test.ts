@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { decodeUtf8 } from "../capture/utf8.js";
 import { isTracemillError } from "../errors.js";
 import { eveFieldValues, expectedEveFields } from "../testing/eve-fields.js";
+import { concat, seededRandom } from "../testing/index.js";
 import { parseClassificationConfig } from "./classification.js";
 import { parseEveAlertLine } from "./eve-alert.js";
 import { EveAlertReader } from "./eve-alert-scan.js";
@@ -19,17 +20,6 @@ const classifications = parseClassificationConfig(classificationText);
 
 /** No single parse of inputs this small comes near this, even on a busy machine; one that does is a hang. */
 const SLOW_MS = 1000;
-
-/** mulberry32: small, fast, reproducible. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(items: readonly T[], rnd: () => number): T {
   return items[Math.floor(rnd() * items.length)];
@@ -46,20 +36,10 @@ function mutateBytes(input: Uint8Array, rnd: () => number, significant: readonly
     else if (kind < 0.5 && significant.length > 0) bytes[at] = pick(significant, rnd);
     else if (kind < 0.6) bytes = bytes.slice(0, at);
     else if (kind < 0.7) bytes.set([0xff, 0xff, 0xff, 0x7f].slice(0, bytes.length - at), at);
-    else if (kind < 0.85) bytes = joined(bytes.subarray(0, at), bytes.subarray(at + 1 + Math.floor(rnd() * 40)));
-    else bytes = joined(bytes.subarray(0, at), bytes.subarray(at, at + Math.floor(rnd() * 64)), bytes.subarray(at));
+    else if (kind < 0.85) bytes = concat(bytes.subarray(0, at), bytes.subarray(at + 1 + Math.floor(rnd() * 40)));
+    else bytes = concat(bytes.subarray(0, at), bytes.subarray(at, at + Math.floor(rnd() * 64)), bytes.subarray(at));
   }
   return bytes;
-}
-
-function joined(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Values of every JSON type, and the edge values of the members read. */
@@ -133,7 +113,7 @@ describe("alert parsers on mutated input", () => {
   it("EVE lines: the byte reader and the reference parser agree on 3000 mutated lines, value or error", () => {
     const seeds = ["eve-bug-28.json", "eve-layouts.json"].flatMap((f) => read(f).toString("utf8").trim().split("\n"));
     const significant = [...'{}[]":,\\0123456789.-+eE/ '].map((c) => c.charCodeAt(0));
-    const rnd = random(20261129);
+    const rnd = seededRandom(20261129);
     const reader = new EveAlertReader(classifications);
     const counts = { alerts: 0, other: 0, refused: 0 };
     for (let i = 0; i < 3000; i++) {
@@ -169,7 +149,7 @@ describe("alert parsers on mutated input", () => {
     const seeds = ["pyidstools_ipv6-alert.unified2", "pyidstools_merged.u2", "pyidstools_multi-record-event.u2"].map(
       (f) => new Uint8Array(read(f)),
     );
-    const rnd = random(1129);
+    const rnd = seededRandom(1129);
     const counts = { whole: 0, refused: 0 };
     for (let i = 0; i < 2000; i++) {
       const bytes = mutateBytes(pick(seeds, rnd), rnd);
@@ -203,7 +183,7 @@ describe("alert parsers on mutated input", () => {
   it("classification.config: 1000 mutated texts end with a table or an error naming the line", () => {
     const significant = [..."#,:\n \r0123456789-xX"].map((c) => c.charCodeAt(0));
     const seed = new TextEncoder().encode(classificationText);
-    const rnd = random(29);
+    const rnd = seededRandom(29);
     const counts = { read: 0, refused: 0 };
     for (let i = 0; i < 1000; i++) {
       const text = decodeUtf8(mutateBytes(seed, rnd, significant));

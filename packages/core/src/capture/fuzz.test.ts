@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isTracemillError } from "../errors.js";
+import { concat, seededRandom } from "../testing/index.js";
 import { MAX_PACKET_BYTES } from "./damage.js";
 import { openPacketSource, SNIFF_BYTES, sniffCaptureFormat } from "./sniff.js";
 
@@ -28,27 +29,6 @@ const seeds: Record<string, Uint8Array> = {
   "erf + meta": concat(erfMeta(erf), erf),
 };
 const names = Object.keys(seeds);
-
-/** mulberry32: small, fast, reproducible. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** The same capture with big-endian headers (what a big-endian host writes). */
 function pcapToBigEndian(le: Uint8Array): Uint8Array {
@@ -187,7 +167,7 @@ function expectOneLineInputError(error: unknown, context: string): void {
 
 describe("readers under mutation", () => {
   it("end 3000 mutated captures with their packets or a one-line TracemillError, in random chunk sizes", () => {
-    const rnd = random(20261129);
+    const rnd = seededRandom(20261129);
     const started = Date.now();
     const outcomes = { clean: 0, damaged: 0, rejected: 0 };
     for (let i = 0; i < 3000; i++) {
@@ -211,7 +191,7 @@ describe("readers under mutation", () => {
   });
 
   it("never read a capture cut short as complete: whole only when cut at a record boundary", () => {
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     for (const name of names) {
       const bytes = seeds[name];
       const clean = readAll(bytes, bytes.length);
@@ -240,7 +220,7 @@ describe("readers under mutation", () => {
   });
 
   it("sniffs mutated starts as a format or refuses them with a one-line TracemillError", () => {
-    const rnd = random(99);
+    const rnd = seededRandom(99);
     let refused = 0;
     for (let i = 0; i < 2000; i++) {
       const head = mutate(seeds[names[i % names.length]].subarray(0, 64 + Math.floor(rnd() * SNIFF_BYTES)), rnd);

@@ -30,3 +30,4 @@ export {
   sll2,
   type VlanTag,
 } from "./link-builder.js";
+export { seededRandom } from "./seeded-random.js";

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { isTracemillError } from "@tracemill/core/errors";
 import { afterAll, expect, it } from "vitest";
+import { seededRandom } from "../../../core/src/testing/index.js";
 import { readCapture } from "./read-capture.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/capture");
@@ -21,21 +22,10 @@ const seeds = [
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-fuzz-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** mulberry32: small, fast, reproducible. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Change = "none" | "cut" | "flipped" | "header";
 
 it("reads 400 mutated plain and gzip captures to their packets or a one-line error, never a damaged gzip as whole", async () => {
-  const rnd = random(1129);
+  const rnd = seededRandom(1129);
   const pick = (n: number) => Math.floor(rnd() * n);
   const started = Date.now();
   const seen = { complete: 0, incomplete: 0, rejected: 0 };

@@ -1,0 +1,12 @@
+// A reproducible random source for fuzz tests: the same seed gives the same mutations on every machine.
+
+/** mulberry32: a small, fast 32-bit generator; returns numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
