@@ -17,6 +17,7 @@ export default defineConfig({
             "apps/server/test/**/*.test.ts",
             "apps/cli/src/**/*.test.ts",
             "apps/cli/test/**/*.test.ts",
+            "test/**/*.test.ts",
           ],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -55,13 +55,27 @@ for (const [name, command, args] of steps) {
 
 let passed = 0;
 let failed = 0;
+// The failed tests are named again at the end, where a CI log's tail shows them.
+const failures = [];
 for (const file of ["unit.json", "e2e.json"]) {
   const report = path.join(reportDir, file);
   if (!fs.existsSync(report)) continue;
   const json = JSON.parse(fs.readFileSync(report, "utf8"));
   passed += json.numPassedTests ?? 0;
   failed += (json.numFailedTests ?? 0) + (json.numTodoTests ?? 0) + (json.numPendingTests ?? 0);
+  for (const suite of json.testResults ?? []) {
+    const where = path.relative(process.cwd(), suite.name ?? "");
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status === "passed") continue;
+      const reason = (test.failureMessages?.[0] ?? test.status).split("\n")[0].slice(0, 300);
+      failures.push(`${where} > ${test.fullName}: ${reason}`);
+    }
+    if (suite.status === "failed" && !(suite.assertionResults ?? []).some((test) => test.status === "failed")) {
+      failures.push(`${where}: ${(suite.message ?? "failed").split("\n")[0].slice(0, 300)}`);
+    }
+  }
 }
+if (failures.length > 0) process.stdout.write(`\nNot passed:\n${failures.map((line) => `  ${line}`).join("\n")}\n`);
 fs.rmSync(reportDir, { recursive: true, force: true });
 if (failedStep && failed === 0) failed = 1;
 process.stdout.write(`\nTests: ${passed} passed, ${failed} failed\n`);

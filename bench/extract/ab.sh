@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Cold one-core `pass+csv` (read → features → CSV on one thread, engine-throughput.mjs) of another built checkout and
 # of this one, alternately (and which one goes first alternates too), each run in a fresh process pinned to one core
-# with the command's Node flags: the way to tell a change of a few per cent from the machine's drift (±10 % from hour
-# to hour here).
+# with the command's Node flags: the way to tell a change of a few per cent from the machine's drift, which moves
+# single runs by more than that from hour to hour.
 #
 # Usage: bench/extract/ab.sh BASE_ROOT [ROUNDS] [CAPTURE]
 #   BASE_ROOT  a checkout whose packages are built (`git worktree add /tmp/base <commit>`, then `npx tsc -b` there)
@@ -26,11 +26,11 @@ run() { # ROOT FLAGS → wall seconds of one cold pass+csv
 }
 
 cat "$CAPTURE" >/dev/null
-# The first run after that read was 1–1.6 s slower than the next ones in every set of 2026-11-22 evening (the kernel
-# moving the pages it reads a second time to its active list, apparently): one run, not counted, takes that cost.
+# The first run after that read is much slower than the next ones (the kernel moving the pages it reads a second
+# time to its active list, apparently): one run, not counted, takes that cost.
 echo "warm-up $(run "$ROOT" "$FLAGS") s (not counted)"
-# The order alternates too: with the same code on both sides, the first run of a pair was 0.14 s slower on average
-# (four pairs, 2026-11-22), so a fixed order would favour the second.
+# The order alternates too: with the same code on both sides, the first run of a pair is slower on average, so a
+# fixed order would favour the second.
 for round in $(seq "$ROUNDS"); do
   if ((round % 2)); then
     echo "base $(run "$BASE" "$BASE_FLAGS")"

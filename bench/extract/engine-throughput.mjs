@@ -7,8 +7,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DecodeKind, FEATURE_COLUMNS, OrderedRows, PacketDecoder, RowBuilder } from "../../packages/core/dist/index.js";
-import { FileRowSpill, ROW_MEMORY_BYTES } from "../../packages/engine/dist/extract/file-row-spill.js";
-import { FileDigest, readCapture, runFlowPipeline } from "../../packages/engine/dist/index.js";
+import {
+  FileRowSpill,
+  InputDigests,
+  ROW_MEMORY_BYTES,
+  readCapture,
+  runFlowPipeline,
+} from "../../packages/engine/dist/index.js";
 
 const capture = process.argv[2];
 
@@ -92,12 +97,14 @@ await phase("read+decode", async () => {
   return { packets: result.packets, note: `${tcpUdp} TCP/UDP (fragments aside)` };
 });
 await phase("+sha256", async () => {
-  // As the CLI does it: the reader's chunks handed to the digest worker (its CPU time counts here too); the cost of
-  // the SHA-256 is this phase's minus read+decode's.
+  // As the CLI does it: the reader's chunks handed to the hashing worker, the reader waiting for a free slot (its CPU
+  // time counts here too); the cost of the SHA-256 is this phase's minus read+decode's.
   const decoder = new PacketDecoder();
-  const digest = new FileDigest(capture);
-  const result = await readCapture(capture, (packet) => decoder.decode(packet), { tap: digest.tap });
-  return { packets: result.packets, note: `read+decode+sha256, ${(await digest.result()).slice(0, 12)}` };
+  const digests = new InputDigests([capture], [undefined], { wait: true });
+  const result = await readCapture(capture, (packet) => decoder.decode(packet), { tap: digests.tap(0) });
+  const [sha256] = await digests.all();
+  digests.close();
+  return { packets: result.packets, note: `read+decode+sha256, ${sha256.slice(0, 12)}` };
 });
 await phase("pass", () => flowPass(false));
 await phase("pass+rows", () => flowPass(true));

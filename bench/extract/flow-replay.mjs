@@ -1,10 +1,10 @@
 // The flow table and the feature extractors alone, fed packets decoded beforehand, in nanoseconds a packet of the
 // main thread: `node bench/extract/flow-replay.mjs CAPTURE [ROOT]` (ROOT: a checkout whose packages are built,
-// default this one). The capture's TCP/UDP packets (fragments aside) are decoded into typed arrays first (about 80
-// bytes a packet: 770 MB for bench-large), then replayed through FlowTable + FeatureSet with the extract pass's
-// hooks and no rows; only the replay is timed. Environment: LIMIT=N replays the first N packets only, REPEAT=R
-// replays them R times over, each time shifted past the last (LIMIT=100000 REPEAT=100: 10 M packets of about 15 k
-// live sessions, all in cache, so that the figure is instructions rather than memory).
+// default this one). The capture's TCP/UDP packets (fragments aside) are decoded into typed arrays first (80 bytes a
+// packet), then replayed through FlowTable + FeatureSet with the extract pass's hooks and no rows; only the replay is
+// timed. Environment: LIMIT=N replays the first N packets only, REPEAT=R replays them R times over, each time shifted
+// past the last (LIMIT=100000 REPEAT=100: few enough live sessions to stay in cache, so that the figure is
+// instructions rather than memory).
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

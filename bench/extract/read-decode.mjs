@@ -4,7 +4,7 @@
 //   read          readCapture with an empty callback: file reads, record parsing, packet statistics
 //   decode        the same plus PacketDecoder.decode for every packet
 //   extract-read  as the extract pass reads: readCaptureFile with its packet counter and the SHA-256 tap
-//                 (FileDigest, its worker's CPU included in the process figure), decode and a switch on the kind
+//                 (InputDigests, its worker's CPU included in the process figure), decode and a switch on the kind
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -54,7 +54,7 @@ const phases = {
   },
   "extract-read": async () => {
     const decoder = new PacketDecoder();
-    const digest = new engine.FileDigest(capture);
+    const digests = new engine.InputDigests([capture], [undefined], { wait: true });
     let tcpUdp = 0;
     let counted = 0;
     const result = await engine.readCaptureFile(
@@ -64,9 +64,10 @@ const phases = {
         const kind = decoded.kind;
         if (kind === DecodeKind.Tcp || kind === DecodeKind.Udp) tcpUdp += decoded.srcPort === 0 ? 2 : 1;
       },
-      { tap: digest.tap, onPackets: (n) => (counted = n) },
+      { tap: digests.tap(0), onPackets: (n) => (counted = n) },
     );
-    const sha = await digest.result();
+    const [sha] = await digests.all();
+    digests.close();
     return { packets: result.packets, note: `${tcpUdp} TCP/UDP, ${counted} counted, ${sha.slice(0, 12)}` };
   },
 };

@@ -3,21 +3,22 @@
 #
 # Usage: bench/extract/run.sh [CAPTURE]   (default /tmp/bench/bench-large.pcap; bench-small.pcap for a quick run;
 #        see docs/performance.md, "Benchmark captures")
-#   env TOOLS="tracemill tracemill1 pipeline1 engine argus softflowd tshark"   which to run (tshark takes minutes on
-#                                                                             bench-large)
+#   env TOOLS="tracemill nodigest tracemill1 pipeline1 engine argus softflowd tshark"   which to run (tshark takes
+#                                                                                      minutes on bench-large)
 #   env OUT=DIR                                            scratch directory (default /tmp/tracemill-bench-extract)
 #
 # Each tool reads the same file once and computes bidirectional sessions:
 #   tracemill  tracemill extract CAPTURE -o OUT/f.csv: read → decode → flows → 50 features → CSV + summary
 #              (the input's SHA-256, of the chunks the reader read, on a worker thread); includes the CLI's start-up.
 #              The command runs as an executable file, as `npx tracemill` runs it, so that its first line's Node
-#              flags apply (PASS_PROCESS_FLAGS: docs/performance.md, "Optimizing on the running thread")
+#              flags apply (PASS_PROCESS_FLAGS: docs/performance.md, "Design decisions")
+#   nodigest   the same with --no-digest: the pass as a server job runs it (the input's digest taken at upload)
 #   tracemill1 the same pinned to one core (taskset -c 0): every thread (hashing, libuv's pool, V8's helpers) shares
 #              it, so its wall time is everything the command does on one core
 #   pipeline1  read → features → CSV on one core: engine-throughput.mjs's pass+csv alone in a process pinned to one
 #              core (taskset -c 0) with the command's Node flags, the CSV written to a temporary file and rows waiting
 #              for order beyond 64 MiB spilled as the command does; what tracemill1 adds is the summary's SHA-256 of
-#              the input (about 1.3 CPU s of bench-large) and the command's start-up
+#              the input and the command's start-up
 #   engine     engine-throughput.mjs, CPU time per phase: read + decode alone, the same with the SHA-256, the pass
 #              through runFlowPipeline() without rows, with the rows formatted and ordered but not written, and
 #              with them written (pass+csv: read → features → CSV on one thread, without the SHA-256; run it with
@@ -32,7 +33,7 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CAPTURE=${1:-/tmp/bench/bench-large.pcap}
-TOOLS=${TOOLS:-"tracemill tracemill1 pipeline1 engine argus softflowd tshark"}
+TOOLS=${TOOLS:-"tracemill nodigest tracemill1 pipeline1 engine argus softflowd tshark"}
 OUT=${OUT:-/tmp/tracemill-bench-extract}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
@@ -63,6 +64,7 @@ measure() {
 for tool in $TOOLS; do
   case $tool in
     tracemill) measure tracemill "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
+    nodigest) measure nodigest "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" --no-digest ;;
     tracemill1) measure tracemill1 taskset -c 0 "$CLI" extract "$CAPTURE" -o "$OUT/f.csv" ;;
     pipeline1)
       PHASES=pass+csv measure pipeline1 taskset -c 0 node --no-concurrent-recompilation "$HERE/engine-throughput.mjs" \

@@ -41,8 +41,8 @@ done
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 # timed LABEL OUTPUT CMD...: runs CMD $RUNS times, prints the median wall / CPU / max RSS. OUTPUT, the file CMD
-# writes, is removed before each run: replacing a 240 MB file costs the replacing process up to 0.5 s of system
-# time on this ext4 (freeing the old blocks, flushing the new file's), noise that is no tool's own work.
+# writes, is removed before each run: replacing a large file costs the replacing process system time on ext4
+# (freeing the old blocks, flushing the new file's), noise that is no tool's own work.
 timed() {
   local label=$1 output=$2 i
   shift 2

@@ -3,7 +3,8 @@
 // its rate and the server's peak RSS.
 //   node bench/server/server-bench.mjs <capture> [--clients 100] [--seconds 20] [--interval 1000] [--upload-gb 1]
 // Each client lists and polls, then waits --interval ms as a browser's polling does (0: back to back, a stress test);
-// clients start spread over the first interval. Figures and how to read them: docs/api.md, Performance.
+// clients start spread over the first interval. How to read it: docs/api.md, "Performance"; figures:
+// docs/performance.md.
 // The capture is extracted while the clients poll: a few MB keep the worker busy for the run (merge copies of one
 // with mergecap for more work).
 import { spawn } from "node:child_process";

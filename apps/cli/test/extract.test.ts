@@ -46,21 +46,44 @@ describe("tracemill extract", () => {
     expect(runCli(["extract", capture, "--idle-timeout", "0"]).status).toBe(2);
   });
 
-  it("writes the same CSV and summary with --threads 2, and rejects a thread count outside 1-64 as a usage error", () => {
+  it("has no --threads option: passing it is a usage error", () => {
+    const result = runCli(["extract", capture, "--threads", "2"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("unknown option '--threads'");
+  });
+
+  it("takes no digest with --no-digest: the same CSV, and a summary whose sha256 is null with a note", () => {
     const dir = scratch();
-    const one = path.join(dir, "one", "features.csv");
-    const two = path.join(dir, "two", "features.csv");
-    fs.mkdirSync(path.dirname(one));
-    fs.mkdirSync(path.dirname(two));
-    expect(runCli(["extract", capture, "-o", one]).status).toBe(0);
-    expect(runCli(["extract", capture, "-o", two, "--threads", "2"]).status).toBe(0);
-    expect(fs.readFileSync(two).equals(fs.readFileSync(one))).toBe(true);
-    const summary = (csv: string) => fs.readFileSync(csv.replace(/\.csv$/, ".summary.json"), "utf8");
-    expect(summary(two)).toBe(summary(one));
-    for (const bad of ["0", "65", "1.5", "", "two"]) {
-      const result = runCli(["extract", capture, "--threads", bad]);
-      expect(result.status).toBe(2);
-      expect(result.stderr).toContain(`a whole number from 1 to 64 expected, got "${bad}"`);
+    const hashed = path.join(dir, "hashed.csv");
+    const plain = path.join(dir, "plain.csv");
+    expect(runCli(["extract", capture, "-o", hashed]).status).toBe(0);
+    expect(runCli(["extract", capture, "-o", plain, "--no-digest"]).status).toBe(0);
+    expect(fs.readFileSync(plain).equals(fs.readFileSync(hashed))).toBe(true);
+    const summary = (csv: string) => JSON.parse(fs.readFileSync(csv.replace(/\.csv$/, ".summary.json"), "utf8"));
+    const [withDigest, without] = [summary(hashed), summary(plain)];
+    expect(withDigest.input.sha256).toBe(crypto.createHash("sha256").update(fs.readFileSync(capture)).digest("hex"));
+    expect(without.input).toEqual({
+      name: "wikipedia-browse.pcap",
+      bytes: fs.statSync(capture).size,
+      sha256: null,
+      sha256Note: "no digest taken (--no-digest)",
+      format: "pcap",
+    });
+    expect({ ...without, input: null, csv: null }).toEqual({ ...withDigest, input: null, csv: null });
+  });
+
+  it("label, ipt and images take --no-digest too", () => {
+    const dir = scratch();
+    const runs = [
+      ["label", capture, "--attacks", capture, "-o", path.join(dir, "l.csv")],
+      ["ipt", capture, "-o", path.join(dir, "i.txt")],
+      ["images", capture, "-o", path.join(dir, "m.zip")],
+    ];
+    for (const [command, ...args] of runs) {
+      const summary = path.join(dir, `${command}.summary.json`);
+      expect(runCli([command, ...args, "--summary", summary, "--no-digest"]).status).toBe(0);
+      const input = JSON.parse(fs.readFileSync(summary, "utf8")).input;
+      expect([command, input.sha256, input.sha256Note]).toEqual([command, null, "no digest taken (--no-digest)"]);
     }
   });
 
@@ -99,7 +122,7 @@ describe("tracemill extract", () => {
     expect(result.stderr).toContain("/no/such/capture.pcap");
   });
 
-  it("reads several captures as the parts of one, in the order given, with --threads too", () => {
+  it("reads several captures as the parts of one, in the order given", () => {
     const dir = scratch();
     const second = path.join(dir, "again.pcap");
     fs.copyFileSync(capture, second);
@@ -112,9 +135,6 @@ describe("tracemill extract", () => {
       "again.pcap",
     ]);
     expect(summary.packets.read).toBe(2 * 136);
-    const threaded = path.join(dir, "threaded.csv");
-    expect(runCli(["extract", capture, second, "-o", threaded, "--threads", "2"]).status).toBe(0);
-    expect(fs.readFileSync(threaded)).toEqual(fs.readFileSync(out));
   });
 
   it("keeps the sessions before the damage of a truncated capture and says the run is incomplete", () => {

@@ -75,7 +75,7 @@ describe("a gzip bomb upload", () => {
     expect(created.status).toBe(201);
     const job = await waitForStatus(client, created.body.id, ["succeeded", "failed"], 120_000);
     expect(job.status).toBe("failed");
-    // The engine's limit (packages/engine/src/capture/gunzip.ts), naming the upload as the user knows it.
+    // The engine's limit (packages/engine/src/input/gunzip.ts), naming the upload as the user knows it.
     expect(job.error).toMatch(/^bomb-0\.pcap\.gz: gzip input .*: it inflates more than \d+ times .*\(a gzip bomb/);
     // Nothing of the inflated copy is left behind.
     expect(fs.existsSync(path.join(app.dataDir, "jobs", job.id, "work"))).toBe(false);

@@ -169,8 +169,10 @@ const cases: [string, Call, number, number][] = [
     400,
   ],
   [
+    // Declared, not sent: the server answers from the Content-Length and closes, and a body still arriving at a
+    // closed socket would make its kernel reset the connection, which may discard the answer before it is read.
     "a JSON body over the 1 MB limit",
-    { method: "POST", path: "/api/auth/login", type: "application/json", body: `"${"a".repeat(1_100_000)}"` },
+    { method: "POST", path: "/api/auth/login", type: "application/json", body: "", length: 1_100_002 },
     413,
     413,
   ],

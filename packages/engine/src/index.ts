@@ -1,4 +1,5 @@
-// Public surface of the engine: one module per capability, plus the shared capability types.
+// Public surface of the engine: each capability's module, the shared layers they are built on (input, pass,
+// hashing, output, labels, provenance, suricata), and the shared capability types. docs/architecture.md maps them.
 export type {
   CapabilityResult,
   OutputFile,
@@ -7,13 +8,18 @@ export type {
   ProgressCallback,
   RunOptions,
 } from "./capability.js";
-export * from "./capture/index.js";
 export * from "./extract/index.js";
+export * from "./hashing/index.js";
 export * from "./images/index.js";
+export * from "./info/index.js";
+export * from "./input/index.js";
 export * from "./ipt/index.js";
 export * from "./label/index.js";
+export * from "./labels/index.js";
 export * from "./merge/index.js";
+export * from "./output/index.js";
+export * from "./pass/index.js";
+export * from "./provenance/index.js";
 export * from "./sanitize/index.js";
-export { PASS_PROCESS_FLAGS } from "./threads/process-flags.js";
-export { workersRetired } from "./threads/retire.js";
+export * from "./suricata/index.js";
 export { TRACEMILL_VERSION } from "./version.js";

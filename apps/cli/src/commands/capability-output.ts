@@ -182,7 +182,7 @@ export function numberOption(what: string, check: (value: number) => boolean = N
   };
 }
 
-/** The session options every capture command shares with `tracemill extract`. */
+/** The session options every command that runs the pass (extract, label, ipt, images) shares. */
 export function addSessionOptions(command: Command): Command {
   return command
     .option(
@@ -195,18 +195,26 @@ export function addSessionOptions(command: Command): Command {
       "active timeout in seconds (default 1800)",
       numberOption(`a positive number up to ${MAX_ACTIVE_TIMEOUT_SEC}`, (v) => v > 0 && v <= MAX_ACTIVE_TIMEOUT_SEC),
     )
-    .option("--length <mode>", "packet length: ip (IP header's length, default) or frame", lengthOption);
+    .option("--length <mode>", "packet length: ip (IP header's length, default) or frame", lengthOption)
+    .option("--no-digest", "take no SHA-256 of the input (the summary's sha256 is then null)");
 }
 
 export interface SessionCommandOptions {
   idleTimeout?: number;
   activeTimeout?: number;
   length?: "ip" | "frame";
+  /** False with --no-digest. */
+  digest?: boolean;
 }
 
 /** The shared session options as the engine takes them. */
 export function sessionOptions(options: SessionCommandOptions): SessionCommandOptions {
-  return { idleTimeout: options.idleTimeout, activeTimeout: options.activeTimeout, length: options.length };
+  return {
+    idleTimeout: options.idleTimeout,
+    activeTimeout: options.activeTimeout,
+    length: options.length,
+    digest: options.digest,
+  };
 }
 
 function lengthOption(text: string): "ip" | "frame" {

@@ -14,7 +14,6 @@ import {
   counted,
   damagedCapture,
   heldBefore,
-  numberOption,
   outputFileOption,
   refuseOverwriting,
   reportDamage,
@@ -26,7 +25,6 @@ import {
 interface ExtractCommandOptions extends SessionCommandOptions {
   output?: string;
   summary?: string;
-  threads?: number;
 }
 
 export function extractCommand(): Command {
@@ -34,12 +32,7 @@ export function extractCommand(): Command {
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
     .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
-    .option("--summary <file>", "run summary (JSON) file", outputFileOption)
-    .option(
-      "--threads <n>",
-      "session worker threads, 1-64 (default 1); the output is the same for every count",
-      numberOption("a whole number from 1 to 64", (v) => Number.isInteger(v) && v >= 1 && v <= 64),
-    );
+    .option("--summary <file>", "run summary (JSON) file", outputFileOption);
   return addSessionOptions(command).action(async (captures: string[], options: ExtractCommandOptions) => {
     const toStdout = options.output === undefined;
     if (!toStdout || options.summary) refuseOverwriting(captures, [options.output, options.summary]);
@@ -54,7 +47,6 @@ export function extractCommand(): Command {
       const { extractFeatures } = await import("@tracemill/engine/extract");
       const { summary } = await extractFeatures(captures, {
         ...sessionOptions(options),
-        threads: options.threads,
         outDir: path.dirname(csvPath),
         csvPath,
         summaryPath: path.resolve(summaryPath),

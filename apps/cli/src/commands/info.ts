@@ -1,6 +1,6 @@
 // tracemill info: what capinfos says about a capture, plus the decoder's view (docs/formats.md, "Input captures").
 import { TracemillError } from "@tracemill/core/errors";
-import type { CaptureSummary } from "@tracemill/engine/capture";
+import type { CaptureSummary } from "@tracemill/engine/info";
 import { Command } from "commander";
 import { CAPTURE_HELP, captureArgument } from "./capability-output.js";
 
@@ -10,7 +10,7 @@ export function infoCommand(): Command {
     .argument("<capture>", CAPTURE_HELP, captureArgument)
     .option("--json", "print one JSON object")
     .action(async (capture: string, options: { json?: boolean }) => {
-      const { summarizeCapture } = await import("@tracemill/engine/capture");
+      const { summarizeCapture } = await import("@tracemill/engine/info");
       const summary = await summarizeCapture(capture);
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : text(summary));
       if (summary.damage) {

@@ -1,5 +1,5 @@
 // tracemill rulesets add|list|remove: the server's rulesets, managed on the server host (there is no upload route).
-import type { Ruleset } from "@tracemill/engine/sanitize";
+import type { Ruleset } from "@tracemill/engine/suricata";
 import { Command } from "commander";
 
 interface DataOptions {
@@ -35,7 +35,7 @@ export function rulesetsCommand(): Command {
         sources: string[],
         options: DataOptions & { classification?: string; suricata?: string },
       ) => {
-        const { addRuleset, rulesetFigures } = await import("@tracemill/engine/sanitize");
+        const { addRuleset, rulesetFigures } = await import("@tracemill/engine/suricata");
         const dir = await rulesetsDir(options);
         const added = await addRuleset(name, sources, dir, {
           classificationFile: options.classification,
@@ -59,7 +59,7 @@ export function rulesetsCommand(): Command {
     .option(...dataOption)
     .option("--json", "print JSON")
     .action(async (options: DataOptions & { json?: boolean }) => {
-      const { bundledRulesetsDir, listRulesets } = await import("@tracemill/engine/sanitize");
+      const { bundledRulesetsDir, listRulesets } = await import("@tracemill/engine/suricata");
       const rows = [
         ...(await describeAll(await listRulesets(bundledRulesetsDir), "bundled")),
         ...(await describeAll(await listRulesets(await rulesetsDir(options)), "server")),
@@ -82,7 +82,7 @@ export function rulesetsCommand(): Command {
     .argument("<name>", "the ruleset's name")
     .option(...dataOption)
     .action(async (name: string, options: DataOptions) => {
-      const { removeRuleset } = await import("@tracemill/engine/sanitize");
+      const { removeRuleset } = await import("@tracemill/engine/suricata");
       await removeRuleset(name, await rulesetsDir(options));
       process.stdout.write(`removed ruleset ${name}\n`);
     });
@@ -91,7 +91,7 @@ export function rulesetsCommand(): Command {
 }
 
 async function describeAll(rulesets: Ruleset[], origin: "bundled" | "server") {
-  const { rulesetFigures } = await import("@tracemill/engine/sanitize");
+  const { rulesetFigures } = await import("@tracemill/engine/suricata");
   const rows = [];
   for (const ruleset of rulesets) {
     rows.push({ name: ruleset.name, origin, dir: ruleset.dir, ...(await rulesetFigures(ruleset)) });

@@ -90,6 +90,6 @@ function number(text: string | undefined, option: string): number | undefined {
 /** A path that exists is a directory; anything else is a name under the repository's rules/. */
 async function rulesetDir(value: string): Promise<string> {
   if (fs.existsSync(value)) return value;
-  const { resolveRuleset } = await import("@tracemill/engine/sanitize");
+  const { resolveRuleset } = await import("@tracemill/engine/suricata");
   return (await resolveRuleset(value)).dir;
 }

@@ -18,7 +18,7 @@ export function serveCommand(): Command {
       "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1; 0: none, `tracemill worker` runs them)",
     )
     .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
-      // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
+      // Loaded here, not at the top: the server's dependencies would add to every other command's start-up.
       const { ListenError, loadConfig, startServer } = await import("@tracemill/server");
       const config = loadConfig({
         port: options.port,

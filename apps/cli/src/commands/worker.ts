@@ -18,7 +18,7 @@ export function workerCommand(): Command {
       concurrency,
     )
     .action(async (options: { data?: string; concurrency?: string }) => {
-      // Loaded here, not at the top: the server's dependencies cost every other command ~0.6 s of start-up.
+      // Loaded here, not at the top: the server's dependencies would add to every other command's start-up.
       const { loadConfig, startWorker } = await import("@tracemill/server");
       const config = loadConfig({ dataDir: options.data, workers: options.concurrency });
       if (config.workers < 1) throw new TracemillError("BAD_OPTION", "a worker needs TRACEMILL_WORKERS of at least 1");

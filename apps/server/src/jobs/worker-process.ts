@@ -1,9 +1,9 @@
 // Entry of a worker process: runs one job's capability and reports progress and the result over IPC.
 // A crash here ends only this process; the server marks the job failed.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
+import { sha256OfFile } from "../storage/file-digest.js";
 import { capabilityRunner, engineWorkersRetired } from "./capabilities.js";
 import { uploadedName } from "./uploaded-name.js";
 import { serverDirs, withoutServerPaths } from "./user-paths.js";
@@ -35,17 +35,11 @@ async function plainInputs(message: RunMessage): Promise<Record<string, string>>
       continue;
     }
     // The engine's one gunzip: bounded (a gzip bomb is refused), its errors naming the upload.
-    const { gunzipToFile } = await import("@tracemill/engine/capture");
+    const { gunzipToFile } = await import("@tracemill/engine/input");
     await gunzipToFile(input.path, target, { name: input.name ?? role, signal: controller.signal });
     paths[role] = target;
   }
   return paths;
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = crypto.createHash("sha256");
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }
 
 /**
@@ -106,7 +100,7 @@ async function run(message: RunMessage): Promise<void> {
     }
     const outputs = [];
     for (const output of result.outputs) {
-      outputs.push({ ...output, sha256: await sha256Of(path.join(message.outDir, output.name)) });
+      outputs.push({ ...output, sha256: await sha256OfFile(path.join(message.outDir, output.name)) });
     }
     await send({ type: "done", outputs, summary: JSON.parse(hidePaths(JSON.stringify(result.summary))) });
   } catch (error) {
@@ -121,7 +115,7 @@ async function run(message: RunMessage): Promise<void> {
 const ORPHAN_GRACE_MS = 10_000;
 let running = false;
 
-/** Exits once the engine's worker threads have ended: exiting terminates them at once, quiet or not (threads/retire.ts). */
+/** Exits once the engine's worker threads have ended: exiting terminates them at once, quiet or not (engine/hashing). */
 function exitWhenRetired(code: number): void {
   void engineWorkersRetired().finally(() => process.exit(code));
 }

@@ -1,10 +1,10 @@
 // Jobs: create (validating capability, parameters and inputs), list, read, update, delete, cancel — with the rule
 // that a private job exists only for its owner (everyone else gets 404).
 import crypto from "node:crypto";
-import fs from "node:fs";
 import {
   type Capability,
   createJobRequest,
+  type FileFormat,
   type FileRef,
   formatsByRole,
   type InputRole,
@@ -22,7 +22,7 @@ import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
 import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
-import { SNIFF_BYTES, type Sniffed, sniffFormat } from "../storage/sniff-format.js";
+import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { CurrentUser } from "./accounts.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
@@ -75,16 +75,20 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
   }
 
   /** Brings a readable job's output in as a file of the user's (a hard link when possible). */
-  async function importOutput(source: JobRow, output: JobOutputRow, user: CurrentUser, sniffed: Sniffed) {
-    const outputPath = `${store.outputDir(source.id)}/${output.name}`;
+  async function importOutput(
+    source: JobRow,
+    output: JobOutputRow,
+    user: CurrentUser,
+    sniffed: { format: FileFormat; compression: "gzip" | null },
+  ) {
     const id = crypto.randomUUID();
-    store.importFile(outputPath, id);
+    const sha256 = await store.importOutput(source.id, output.name, id, output.sha256);
     await files.insert({
       id,
       owner_id: user.id,
       name: output.name,
       size: Number(output.size),
-      sha256: output.sha256 ?? (await sha256Of(outputPath)),
+      sha256,
       format: sniffed.format,
       compression: sniffed.compression,
       created_at: new Date().toISOString(),
@@ -104,15 +108,10 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
     const [output] = (await jobs.outputsOf([source.id])).filter((o) => o.name === ref.output);
     if (source.status !== "succeeded") throw new HttpError(400, [jobMessages.notFinished]);
     if (!output) throw new HttpError(400, [jobMessages.fileNotFound]);
-    const head = Buffer.alloc(SNIFF_BYTES);
-    const handle = await fs.promises.open(`${store.outputDir(source.id)}/${output.name}`, "r");
-    const { bytesRead: length } = await handle.read(head, 0, SNIFF_BYTES, 0).finally(() => handle.close());
-    let sniffed: Sniffed;
-    try {
-      sniffed = await sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
-    } catch {
+    const sniffed = await store.sniffOutput(source.id, output.name).catch((error: unknown) => {
+      if (!(error instanceof UnrecognisedFile)) throw error;
       throw new HttpError(400, [`${jobMessages.wrongFormat}: ${output.name} is not a file any capability reads`]);
-    }
+    });
     return { id: await importOutput(source, output, user, sniffed), copied: true };
   }
 
@@ -300,21 +299,15 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
       const row = await readable(id, user);
       const [output] = (await jobs.outputsOf([row.id])).filter((o) => o.name === name);
       if (!output) throw notFound();
-      return { job: row, name: output.name, path: `${store.outputDir(row.id)}/${output.name}` };
+      return { job: row, name: output.name, path: store.outputPath(row.id, output.name) };
     },
 
     async outputs(user: CurrentUser | null, id: string) {
       const row = await readable(id, user);
       const outputs = await jobs.outputsOf([row.id]);
-      return { job: row, files: outputs.map((o) => ({ name: o.name, path: `${store.outputDir(row.id)}/${o.name}` })) };
+      return { job: row, files: outputs.map((o) => ({ name: o.name, path: store.outputPath(row.id, o.name) })) };
     },
   };
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = crypto.createHash("sha256");
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }
 
 export type JobsService = ReturnType<typeof jobsService>;

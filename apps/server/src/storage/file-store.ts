@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { sha256OfFile } from "./file-digest.js";
 import { checkComplete, SNIFF_BYTES, type Sniffed, sniffFormat } from "./sniff-format.js";
 
 export interface StoredUpload extends Sniffed {
@@ -30,11 +31,14 @@ export function fileStore(dataDir: string) {
   const jobsDir = path.join(dataDir, "jobs");
   fs.mkdirSync(filesDir, { recursive: true });
   fs.mkdirSync(jobsDir, { recursive: true });
+  /** A job output's path, by its name as the job lists it (never a name from a request). */
+  const outputPath = (jobId: string, name: string) => path.join(jobsDir, jobId, "out", name);
 
   return {
     filePath: (fileId: string) => path.join(filesDir, fileId),
     jobDir: (jobId: string) => path.join(jobsDir, jobId),
     outputDir: (jobId: string) => path.join(jobsDir, jobId, "out"),
+    outputPath,
     workDir: (jobId: string) => path.join(jobsDir, jobId, "work"),
 
     /**
@@ -80,13 +84,26 @@ export function fileStore(dataDir: string) {
       }
     },
 
-    /** Brings another job's output in as a file of its own (a hard link when possible: chains cost no space). */
-    importFile(source: string, toId: string): void {
+    /** A job output's format from its first bytes; UnrecognisedFile when it is no file a capability reads. */
+    async sniffOutput(jobId: string, name: string): Promise<Sniffed> {
+      const head = Buffer.alloc(SNIFF_BYTES);
+      const handle = await fs.promises.open(outputPath(jobId, name), "r");
+      const { bytesRead: length } = await handle.read(head, 0, SNIFF_BYTES, 0).finally(() => handle.close());
+      return sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
+    },
+
+    /**
+     * Brings a job's output in as a file of its own (a hard link when possible: chains cost no space) and gives its
+     * SHA-256: the one the job recorded, else computed now.
+     */
+    async importOutput(jobId: string, name: string, toId: string, sha256: string | null): Promise<string> {
+      const source = outputPath(jobId, name);
       try {
         fs.linkSync(source, path.join(filesDir, toId));
       } catch {
         fs.copyFileSync(source, path.join(filesDir, toId));
       }
+      return sha256 ?? (await sha256OfFile(source));
     },
 
     removeFiles(ids: string[]): void {

@@ -4,7 +4,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "../../../../test/helpers/fixtures.js";
-import { checkComplete, sniffFormat, UnrecognisedFile } from "./sniff-format.js";
+import { checkComplete, SNIFF_BYTES, sniffFormat, UnrecognisedFile } from "./sniff-format.js";
 
 const fixture = (name: string) => fs.readFileSync(fixturePath(name));
 
@@ -83,6 +83,15 @@ describe("sniffFormat", () => {
     await expect(sniffFormat(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), true)).rejects.toThrow(
       /Unrecognised file format/,
     );
+  });
+});
+
+describe("sniffFormat on a start made to stall a pattern", () => {
+  it("refuses 64 KiB of blank lines at once, not after a regex backtracks on the event loop", async () => {
+    // A rules pattern over the whole text (/m, \s on both sides of an optional "#") backtracks with the cube of the lines.
+    const started = performance.now();
+    await expect(sniffFormat(Buffer.alloc(SNIFF_BYTES, "\n"), false)).rejects.toThrow(/^Unrecognised file format/);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -1,96 +1,25 @@
-// Recognises an upload from its first bytes: capture containers, alert files and Suricata text files.
+// Recognises an upload from its first bytes with the one file-kind sniffer (@tracemill/core/file-kind); what is
+// left here is what needs Node: inflating a gzip start off the event loop, and refusals as UnrecognisedFile.
 import zlib from "node:zlib";
-import type { FileFormat } from "@tracemill/contracts";
+import {
+  FILE_KIND_HEAD_BYTES,
+  type FileKind,
+  type FileKindResult,
+  fileKindMessages,
+  sizeProblem,
+  sniffFileKind,
+  sniffGzipContent,
+} from "@tracemill/core/file-kind";
 
 export interface Sniffed {
-  format: FileFormat;
+  format: FileKind;
   compression: "gzip" | null;
 }
 
 /** Bytes of the file's start that sniffing looks at. */
-export const SNIFF_BYTES = 64 * 1024;
+export const SNIFF_BYTES = FILE_KIND_HEAD_BYTES;
 
 export class UnrecognisedFile extends Error {}
-
-const UNIFIED2_TYPES = new Set([2, 7, 72, 104, 105, 110]);
-
-function sniffPcap(head: Buffer): FileFormat | null {
-  if (head.length < 4) return null;
-  const magic = head.readUInt32LE(0);
-  const le = magic === 0xa1b2c3d4 || magic === 0xa1b23c4d;
-  const be = magic === 0xd4c3b2a1 || magic === 0x4d3cb2a1;
-  if (!le && !be) return null;
-  if (head.length < 24) throw new UnrecognisedFile("The pcap file is truncated: its 24-byte header is incomplete");
-  const major = le ? head.readUInt16LE(4) : head.readUInt16BE(4);
-  if (major !== 2) throw new UnrecognisedFile(`The pcap file has an unsupported version ${major} (expected 2.4)`);
-  return "pcap";
-}
-
-function sniffPcapng(head: Buffer): FileFormat | null {
-  if (head.length < 4 || head.readUInt32BE(0) !== 0x0a0d0d0a) return null;
-  if (head.length < 16) throw new UnrecognisedFile("The pcapng file is truncated: its section header is incomplete");
-  const order = head.readUInt32LE(8);
-  if (order !== 0x1a2b3c4d && order !== 0x4d3c2b1a) {
-    throw new UnrecognisedFile("The pcapng file has an invalid byte-order magic in its section header");
-  }
-  const major = order === 0x1a2b3c4d ? head.readUInt16LE(12) : head.readUInt16BE(12);
-  if (major !== 1) throw new UnrecognisedFile(`The pcapng file has an unsupported version ${major} (expected 1.0)`);
-  return "pcapng";
-}
-
-/** ERF has no magic number: accept when the first records' headers are consistent (type, record length, timestamps). */
-function sniffErf(head: Buffer, totalKnown: boolean): FileFormat | null {
-  let offset = 0;
-  let records = 0;
-  while (offset + 16 <= head.length && records < 4) {
-    const type = head[offset + 8] & 0x7f;
-    const rlen = head.readUInt16BE(offset + 10);
-    const seconds = head.readUInt32LE(offset + 4);
-    if (type < 1 || type > 48 || rlen < 16 || seconds === 0) return null;
-    records++;
-    offset += rlen;
-  }
-  if (records === 0) return null;
-  // One record is weak evidence unless it is the whole (short) file.
-  return records >= 2 || (totalKnown && offset === head.length) ? "erf" : null;
-}
-
-function sniffUnified2(head: Buffer): FileFormat | null {
-  if (head.length < 8) return null;
-  const type = head.readUInt32BE(0);
-  const length = head.readUInt32BE(4);
-  if (!UNIFIED2_TYPES.has(type) || length < 8 || length > 1 << 20) return null;
-  return "unified2";
-}
-
-function sniffText(head: Buffer): FileFormat | null {
-  if (head.includes(0)) return null;
-  const text = head.toString("utf8");
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const first = lines[0]?.trim() ?? "";
-  if (first.startsWith("{")) {
-    const complete = text.includes("\n") ? first : "";
-    try {
-      const event = JSON.parse(complete) as Record<string, unknown>;
-      if (typeof event === "object" && event && ("event_type" in event || "timestamp" in event)) return "eve-json";
-    } catch {
-      // A line cut by the sniff window: fall back to the shape of its start.
-      if (/^\{\s*"(timestamp|event_type|flow_id)"/.test(first)) return "eve-json";
-    }
-    return null;
-  }
-  const meaningful = lines.filter((l) => !l.trim().startsWith("#"));
-  if (/^\s*#?\s*(alert|drop|pass|reject|rejectsrc|rejectdst|rejectboth)\s+\S+\s+\S+\s+\S+\s+(->|<>)/m.test(text)) {
-    return "rules";
-  }
-  if (meaningful.length > 0 && meaningful.every((l) => /^\s*config\s+classification\s*:/.test(l)))
-    return "classification";
-  return null;
-}
-
-function sniffPlain(head: Buffer, totalKnown: boolean): FileFormat | null {
-  return sniffPcap(head) ?? sniffPcapng(head) ?? sniffUnified2(head) ?? sniffErf(head, totalKnown) ?? sniffText(head);
-}
 
 /**
  * Inflates the first SNIFF_BYTES of a gzip start (or less when that is all there is). Through zlib's stream, which
@@ -119,10 +48,18 @@ function inflateStart(head: Buffer): Promise<Buffer> {
     gunzip.on("error", () => {
       if (settled) return;
       settled = true;
-      reject(new UnrecognisedFile("The gzip file is damaged: its start cannot be decompressed"));
+      reject(new UnrecognisedFile(fileKindMessages.gzipDamaged));
     });
     gunzip.end(head);
   });
+}
+
+/** The kind, or UnrecognisedFile with the sniffer's reason. */
+function taken(result: FileKindResult): FileKind {
+  if (result.problem !== undefined || result.kind === undefined || result.kind === "gzip") {
+    throw new UnrecognisedFile(result.problem ?? fileKindMessages.gzipWithout);
+  }
+  return result.kind;
 }
 
 /**
@@ -130,24 +67,15 @@ function inflateStart(head: Buffer): Promise<Buffer> {
  * Rejects with UnrecognisedFile with a reason a user can act on.
  */
 export async function sniffFormat(head: Buffer, totalKnown: boolean): Promise<Sniffed> {
-  if (head.length === 0) throw new UnrecognisedFile("The file is empty");
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    const inner = sniffPlain(await inflateStart(head), totalKnown);
-    if (!inner) throw new UnrecognisedFile(`The gzip file does not contain a supported format (${SUPPORTED})`);
-    return { format: inner, compression: "gzip" };
-  }
-  const format = sniffPlain(head, totalKnown);
-  if (!format) throw new UnrecognisedFile(`Unrecognised file format: expected ${SUPPORTED}`);
-  return { format, compression: null };
+  const outer = sniffFileKind(head, { complete: totalKnown });
+  if (outer.kind !== "gzip") return { format: taken(outer), compression: null };
+  const inflated = await inflateStart(head);
+  const content = sniffGzipContent(inflated, { complete: totalKnown && inflated.length < SNIFF_BYTES });
+  return { format: taken(content), compression: "gzip" };
 }
 
-export const SUPPORTED =
-  "a capture (pcap, pcapng or ERF), unified2 alerts, Suricata EVE JSON, a classification.config or a rules file, optionally gzip-compressed";
-
 /** Checks found only once the whole file is known (the start alone cannot tell). */
-export function checkComplete(format: FileFormat, head: Buffer, size: number): void {
-  if (format === "unified2" && head.length >= 8 && size < 8 + head.readUInt32BE(4)) {
-    throw new UnrecognisedFile("The unified2 file is truncated: its first record is incomplete");
-  }
-  if (format === "pcap" && size < 24) throw new UnrecognisedFile("The pcap file is truncated");
+export function checkComplete(format: FileKind, head: Buffer, size: number): void {
+  const problem = sizeProblem(format, head, size);
+  if (problem) throw new UnrecognisedFile(problem);
 }

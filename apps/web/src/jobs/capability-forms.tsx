@@ -4,14 +4,9 @@ import type { Capability, InputRole } from "@tracemill/contracts";
 import type { ReactNode } from "react";
 import { FlowParams, fromMerge, LabelModeStep, RulesetStep } from "./capability-steps.js";
 import { type Draft, defaultParams } from "./draft.js";
-import { FilePicker, type PickedFile } from "./file-picker.js";
+import { FilePicker } from "./file-picker.js";
 import { NumberParam, SwitchParam } from "./param-fields.js";
-
-export interface StepProps {
-  draft: Draft;
-  setInput(role: InputRole, picked: PickedFile | undefined): void;
-  setParam(name: string, value: unknown): void;
-}
+import type { StepProps } from "./step-props.js";
 
 export interface FormStep {
   title: string;

@@ -4,10 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import type { Capability } from "@tracemill/contracts";
 import { useEffect } from "react";
 import { api } from "../api/client.js";
-import type { StepProps } from "./capability-forms.js";
 import { type Draft, defaultParams } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
 import { ChoiceParam, NumberParam } from "./param-fields.js";
+import type { StepProps } from "./step-props.js";
 
 export function FlowParams({ draft, setParam, capability }: StepProps & { capability: Capability }) {
   const defaults = defaultParams(capability);

@@ -7,10 +7,11 @@ import { useNavigate } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
-import { capabilityForms, type StepProps } from "./capability-forms.js";
+import { capabilityForms } from "./capability-forms.js";
 import { type Draft, emptyDraft, toRequest } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
 import { SwitchParam } from "./param-fields.js";
+import type { StepProps } from "./step-props.js";
 
 export function CreateJobPage({ capability }: { capability: Capability }) {
   const form = capabilityForms[capability];

@@ -1,36 +1,22 @@
 // Reader for Endace ERF records: Ethernet and IPv4/IPv6 types, rlen/wlen, Ethernet padding, extension headers;
 // provenance (meta) records, padding and other non-packet types are skipped and counted wherever they appear.
 
+import {
+  isDefinedErfType as definedErfType,
+  LINKTYPE_ETHERNET as ERF_ETHERNET,
+  ERF_HEADER,
+  erfLinkType as linkTypeOfErfType,
+} from "./erf-types.js";
 import type { CapturedPacket } from "./packet.js";
 import type { CaptureInfo } from "./packet-source.js";
 import { ReaderBase } from "./reader-base.js";
 
-const HEADER = 16;
-const TYPE_PAD = 48;
-/** Provenance metadata (ERF_TYPE_META): what current Endace software writes first, and again while capturing. */
-export const ERF_TYPE_META = 27;
-/** ERF types 1..29 are defined; 48 is padding. Anything else means the bytes are not ERF records. */
-const MAX_DEFINED_TYPE = 29;
-const LINKTYPE_ETHERNET = 1;
-const LINKTYPE_IPV4 = 228;
-const LINKTYPE_IPV6 = 229;
-
-/** LINKTYPE of each ERF record type delivered as packets (others are skipped); Ethernet types carry 2 pad bytes. */
-export function erfLinkType(type: number): number {
-  switch (type) {
-    case 2: // ETH
-    case 11: // COLOR_ETH
-    case 16: // DSM_COLOR_ETH
-    case 20: // COLOR_HASH_ETH
-      return LINKTYPE_ETHERNET;
-    case 22:
-      return LINKTYPE_IPV4;
-    case 23:
-      return LINKTYPE_IPV6;
-    default:
-      return -1;
-  }
-}
+// Module constants bound to erf-types' values and functions: V8 folds a module's own constants into the per-record
+// code, while it reads an imported binding from its module on every use.
+const HEADER = ERF_HEADER;
+const LINKTYPE_ETHERNET = ERF_ETHERNET;
+const erfLinkType = linkTypeOfErfType;
+const isDefinedErfType = definedErfType;
 
 export class ErfReader extends ReaderBase {
   readonly info: CaptureInfo = {
@@ -54,7 +40,7 @@ export class ErfReader extends ReaderBase {
       const typeByte = view.getUint8(p + 8);
       const type = typeByte & 0x7f;
       const rlen = view.getUint16(p + 10, false);
-      if (type === 0 || (type > MAX_DEFINED_TYPE && type !== TYPE_PAD)) {
+      if (!isDefinedErfType(type)) {
         this.fail(w.offset, `ERF record type ${type} is not defined (not an ERF record)`);
       }
       if (rlen < HEADER) this.fail(w.offset, `ERF record length ${rlen} is shorter than its header`);

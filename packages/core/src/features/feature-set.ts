@@ -1,58 +1,22 @@
-// The CSV's feature columns: which extractors run, in which order. The one place that decides the column order.
+// The feature sets' state and rows over one pass: per session a state (lazily), per packet the sets' updates, at the
+// end the session key's columns and each set's, side by side in one row.
 import { createFlowPacket, type FlowPacket } from "../flow/flow-packet.js";
 import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
-import type { Extractor, ExtractorPacket } from "./extractor.js";
-import { directionFlags } from "./extractors/direction-flags.js";
-import { directionGaps } from "./extractors/direction-gaps.js";
-import { directionLengths } from "./extractors/direction-lengths.js";
-import { downUp } from "./extractors/down-up.js";
-import { duration } from "./extractors/duration.js";
-import { endpoints } from "./extractors/endpoints.js";
-import { flagCounts } from "./extractors/flag-counts.js";
-import { flowGaps } from "./extractors/flow-gaps.js";
-import { flowLengths } from "./extractors/flow-lengths.js";
-import { headerLengths } from "./extractors/header-lengths.js";
-import { rates } from "./extractors/rates.js";
+import { DISPATCH } from "./feature-dispatch.generated.js";
+import type { FeatureSetDefinition, GroupPacket, SetDispatch } from "./feature-group.js";
+import { DEFAULT_FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
 import { OnePacketColumns } from "./one-packet-columns.js";
 
-/**
- * The groups that name a session (its endpoints and start time) rather than measure its packets: they come first,
- * their columns are written for every session, and they read the session record only, never the state (a one-packet
- * session's naming columns may be written without its packet replayed).
- */
-const NAMING: readonly Extractor[] = [endpoints];
+/** The names of a row's feature columns: the session key's, then each set's. */
+const columnNames = (sets: readonly FeatureSetDefinition[]): readonly string[] =>
+  [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns.map((column) => column.name)));
+
+/** The CSV header names of the default sets' feature columns (SPEC.md §3's 50), in order. */
+export const FEATURE_COLUMNS: readonly string[] = columnNames(DEFAULT_FEATURE_SETS);
 
 /**
- * The groups that measure a session's packets. Their contract: for a session of one packet, what finish() writes
- * depends only on that packet's length, header length, TCP flags, protocol and direction (not on its time, its
- * addresses or its ports), so that the text can be kept and copied for the next such packet (OnePacketColumns). The
- * one-packet rows test checks this for every group here.
- */
-const MEASURING: readonly Extractor[] = [
-  duration,
-  directionLengths,
-  directionGaps,
-  directionFlags,
-  headerLengths,
-  rates,
-  flowLengths,
-  flowGaps,
-  flagCounts,
-  downUp,
-];
-
-/** The 50 feature columns of SPEC.md §3, group by group, in column order. */
-const EXTRACTORS: readonly Extractor[] = [...NAMING, ...MEASURING];
-
-/** Columns written by the measuring groups. */
-const MEASURING_COLUMNS = MEASURING.reduce((sum, group) => sum + group.columns.length, 0);
-
-/** The CSV header names of the feature columns, in order. */
-export const FEATURE_COLUMNS: readonly string[] = EXTRACTORS.flatMap((group) => group.columns);
-
-/**
- * A session's extractor states: the slab chunk (state >>> SLAB_SHIFT) and where in it they start (state &
+ * A session's feature state: the slab chunk (state >>> SLAB_SHIFT) and where in it the state starts (state &
  * SLAB_MASK). States live side by side in Float64Array chunks rather than one array per session: no allocation per
  * session and no boxed numbers per packet.
  */
@@ -67,19 +31,34 @@ const SLAB_SHIFT = 16;
 const SLAB_MASK = (1 << SLAB_SHIFT) - 1;
 const MAX_SLABS = 2 ** (31 - SLAB_SHIFT) - 1;
 
+/** Puts a packet through the sets' groups, the state's slots starting at `base` of `s`. */
+type Update = (s: Float64Array, base: number, packet: GroupPacket) => void;
+
+/** A set of the run (the session key first), as the feature set uses it. */
+interface Part {
+  readonly dispatch: SetDispatch;
+  /** Where its block starts in a session's state. */
+  readonly at: number;
+  readonly columns: number;
+  /** Whether its groups have slots: a set without reads no state, and needs no replay. */
+  readonly stateful: boolean;
+  /** Its columns' text for one-packet sessions, by packet; null unless every group of the set is measuring. */
+  readonly onePacket: OnePacketColumns | null;
+}
+
 /**
- * Runs the extractors over a session's packets; one instance serves every session. A session's state is laid out
- * by direction: every group's forward slots, every group's backward slots, then every group's session-wide slots
- * (16 numbers for each direction, 15 session-wide, 48 with the padding): a packet touches its direction's block
- * and the session block only.
+ * Runs the chosen feature sets over a session's packets; one instance serves every session of a run. A session's
+ * state is the sets' blocks one after the other (the session key first), padded to whole 64-byte cache lines
+ * (tracemill: 16 numbers for each direction and 15 session-wide, 48 with the padding).
  *
  * A state is taken only at a session's second packet (three sessions in four have one packet): the first packet is
- * then replayed into it from the session record, so every extractor still sees every packet in order. A one-packet
+ * then replayed into it from the session record, so every group still sees every packet in order. A one-packet
  * session is finished from one reused scratch state into which its packet is replayed. States of ended sessions go
  * to a free list, so the slab holds about as many states as there are live sessions of two packets or more.
  */
 export class FeatureSet {
-  readonly columns = FEATURE_COLUMNS;
+  /** The row's feature columns: the session key's, then each set's. */
+  readonly columns: readonly string[];
   /** Every state, `stateSize` slots each, `statesPerSlab` states a chunk. */
   private readonly slabs: Float64Array[] = [];
   private readonly statesPerSlab: number;
@@ -93,33 +72,41 @@ export class FeatureSet {
   private starting = false;
   /**
    * A session's first packet as the replay rebuilds it, made by the flow table's own factory so that update() keeps
-   * seeing one object shape; decoded, index and slot are not rebuilt (no extractor sees them).
+   * seeing one object shape; decoded, index and slot are not rebuilt (no group sees them).
    */
   private readonly replayed = createFlowPacket();
-  /** The measuring columns' text of one-packet sessions, by packet. */
-  private readonly onePacket = new OnePacketColumns();
-  /** Per group: its offset in a direction block, and in the session-wide block. */
-  private readonly sideAt: number[] = [];
-  private readonly flowAt: number[] = [];
-  /** Slots of one direction block; the backward block starts this far after the forward one. */
-  private readonly sideSize: number;
-  /** Where the session-wide block starts in a state. */
-  private readonly flowStart: number;
+  /** The session key, then the chosen sets, in column order. */
+  private readonly parts: readonly Part[];
+  /** The parts' updates, in one function (sequence()). */
+  private readonly updateParts: Update;
   /** Slab slots per session: the blocks, padded to whole 64-byte cache lines. */
   readonly stateSize: number;
 
-  constructor() {
-    let side = 0;
-    let flow = 0;
-    for (const group of EXTRACTORS) {
-      this.sideAt.push(side);
-      this.flowAt.push(flow);
-      side += group.sideSlots;
-      flow += group.flowSlots;
+  /** `sets`: the sets whose columns follow the session key's, in that order. */
+  constructor(sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS) {
+    const parts: Part[] = [];
+    let at = 0;
+    for (const set of [SESSION_KEY, ...sets]) {
+      const dispatch = DISPATCH[set.name];
+      const sideSlots = set.groups.reduce((sum, group) => sum + group.sideSlots, 0);
+      const flowSlots = set.groups.reduce((sum, group) => sum + group.flowSlots, 0);
+      // Only a build that skipped the tests could get here (feature-dispatch.test.ts): fail rather than mix slots.
+      if (dispatch === undefined || dispatch.sideSlots !== sideSlots || dispatch.flowSlots !== flowSlots) {
+        throw new Error(`the generated feature dispatch does not match the set "${set.name}": regenerate it`);
+      }
+      parts.push({
+        dispatch,
+        at,
+        columns: set.groups.reduce((sum, group) => sum + group.columns.length, 0),
+        stateful: sideSlots + flowSlots > 0,
+        onePacket: set.groups.every((group) => group.kind === "measuring") ? new OnePacketColumns() : null,
+      });
+      at += 2 * sideSlots + flowSlots;
     }
-    this.sideSize = side;
-    this.flowStart = 2 * side;
-    this.stateSize = Math.ceil((2 * side + flow) / 8) * 8;
+    this.parts = parts;
+    this.updateParts = sequence(parts.filter((part) => part.dispatch.update !== undefined));
+    this.columns = columnNames(sets);
+    this.stateSize = Math.max(1, Math.ceil(at / 8)) * 8;
     this.statesPerSlab = Math.floor((SLAB_MASK + 1) / this.stateSize);
     this.used = this.statesPerSlab;
   }
@@ -139,9 +126,9 @@ export class FeatureSet {
   /**
    * The state a packet of `session` goes into, once the flow table counted it (its onPacket); -1 for the session's
    * first packet, which waits: the second takes a state and replays the first into it. Then `update(state, packet)`.
-   * Kept apart from update() so that the extractors' inlining there is what it would be without the lazy state.
+   * Kept apart from update() so that the groups' inlining there is what it would be without the lazy state.
    */
-  stateFor(session: Session, packet: ExtractorPacket): FeatureState {
+  stateFor(session: Session, packet: GroupPacket): FeatureState {
     if (this.starting) {
       this.starting = false;
       return -1;
@@ -151,7 +138,7 @@ export class FeatureSet {
   }
 
   /** The session's second packet, `packet`: takes a state for the session and replays its first packet into it. */
-  private second(session: Session, packet: ExtractorPacket): FeatureState {
+  private second(session: Session, packet: GroupPacket): FeatureState {
     // Both packets one way, or one each way and the first is the one not going this packet's way.
     const fwdPackets = session.fwdPackets;
     const firstForward = fwdPackets === 2 || (fwdPackets === 1 && !packet.forward);
@@ -161,26 +148,11 @@ export class FeatureSet {
   }
 
   /**
-   * Puts a packet of the session whose state is `state` through the extractors. One call per group with an update,
-   * written out rather than looped: a loop's single call site sees seven functions and V8 calls them indirectly;
-   * seven call sites each see one, and V8 inlines them (within a budget of inlined bytecode that they nearly fill).
-   * A group added to EXTRACTORS must be added here and in finishNaming() or finishMeasuring() too (the exact row
-   * tests fail otherwise).
+   * Puts a packet of the session whose state is `state` through the sets' groups. Small enough for V8 to inline into
+   * the flow table's add, which then calls the set's generated update (its groups inlined there) once a packet.
    */
-  update(state: FeatureState, packet: ExtractorPacket): void {
-    const s = this.slabs[state >>> SLAB_SHIFT];
-    const base = state & SLAB_MASK;
-    const a = this.sideAt;
-    const f = this.flowAt;
-    const side = packet.forward ? base : base + this.sideSize;
-    const flow = base + this.flowStart;
-    directionLengths.update!(s, side + a[2], flow + f[2], packet);
-    directionGaps.update!(s, side + a[3], flow + f[3], packet);
-    directionFlags.update!(s, side + a[4], flow + f[4], packet);
-    headerLengths.update!(s, side + a[5], flow + f[5], packet);
-    flowLengths.update!(s, side + a[7], flow + f[7], packet);
-    flowGaps.update!(s, side + a[8], flow + f[8], packet);
-    flagCounts.update!(s, side + a[9], flow + f[9], packet);
+  update(state: FeatureState, packet: GroupPacket): void {
+    this.updateParts(this.slabs[state >>> SLAB_SHIFT], state & SLAB_MASK, packet);
   }
 
   /**
@@ -236,8 +208,8 @@ export class FeatureSet {
 
   /**
    * Writes the session's feature columns into `row` (which the caller started and will end): finish() from the
-   * session's state (stateOf), except that a one-packet session's measuring columns are copied when an earlier
-   * one-packet session had the same packet (OnePacketColumns).
+   * session's state (stateOf), except that a one-packet session's columns of a set of measuring groups are copied
+   * when an earlier one-packet session had the same packet (OnePacketColumns).
    */
   write(session: Session, row: RowBuilder): void {
     const word = session.ownerWord0;
@@ -246,61 +218,50 @@ export class FeatureSet {
       return;
     }
     const forward = session.fwdPackets === 1;
-    const text = this.onePacket.lookup(
-      forward ? session.fwdBytes : session.bwdBytes,
-      session.ownerWord1,
-      -1 - word,
-      session.protocol,
-      forward,
-    );
-    if (text !== undefined) {
-      // A hit follows a miss, which made the scratch state; the naming groups do not read it.
-      this.finishNaming(this.scratch, session, row);
-      row.columns(text, MEASURING_COLUMNS);
-      return;
+    const length = forward ? session.fwdBytes : session.bwdBytes;
+    const parts = this.parts;
+    // The packet is replayed into the scratch state at most once, and only for a set whose text was not kept.
+    let replayed = false;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      const kept = part.onePacket;
+      if (kept !== null) {
+        const text = kept.lookup(length, session.ownerWord1, -1 - word, session.protocol, forward);
+        if (text !== undefined) {
+          row.columns(text, part.columns);
+          continue;
+        }
+      }
+      if (part.stateful && !replayed) {
+        this.stateOf(session);
+        replayed = true;
+      }
+      if (this.scratch < 0) this.scratch = this.take();
+      const start = row.length;
+      this.finishPart(part, this.scratch, session, row);
+      if (kept !== null) kept.keep(row.bytes, start, row.length);
     }
-    const state = this.stateOf(session);
-    this.finishNaming(state, session, row);
-    const start = row.length;
-    this.finishMeasuring(state, session, row);
-    this.onePacket.keep(row.bytes, start, row.length);
   }
 
-  /**
-   * Writes the session's feature columns into `row` (which the caller started and will end): the groups of
-   * EXTRACTORS in its order.
-   */
+  /** Writes the session's feature columns into `row` (which the caller started and will end), from `state`. */
   finish(state: FeatureState, session: Session, row: RowBuilder): void {
-    this.finishNaming(state, session, row);
-    this.finishMeasuring(state, session, row);
+    const parts = this.parts;
+    for (let i = 0; i < parts.length; i++) this.finishPart(parts[i], state, session, row);
   }
 
-  /** The naming groups' columns (NAMING), written out as in update(). */
-  private finishNaming(state: FeatureState, session: Session, row: RowBuilder): void {
-    const s = this.slabs[state >>> SLAB_SHIFT];
-    const base = state & SLAB_MASK;
-    const a = this.sideAt;
-    const f = this.flowAt;
-    endpoints.finish(s, base + a[0], base + this.sideSize + a[0], base + this.flowStart + f[0], session, row);
+  /** One set's columns: its generated finish, which calls its groups' in order. */
+  private finishPart(part: Part, state: FeatureState, session: Session, row: RowBuilder): void {
+    part.dispatch.finish(this.slabs[state >>> SLAB_SHIFT], (state & SLAB_MASK) + part.at, session, row);
   }
+}
 
-  /** The measuring groups' columns (MEASURING), written out as in update(). */
-  private finishMeasuring(state: FeatureState, session: Session, row: RowBuilder): void {
-    const s = this.slabs[state >>> SLAB_SHIFT];
-    const base = state & SLAB_MASK;
-    const a = this.sideAt;
-    const f = this.flowAt;
-    const bwd = base + this.sideSize;
-    const flow = base + this.flowStart;
-    duration.finish(s, base + a[1], bwd + a[1], flow + f[1], session, row);
-    directionLengths.finish(s, base + a[2], bwd + a[2], flow + f[2], session, row);
-    directionGaps.finish(s, base + a[3], bwd + a[3], flow + f[3], session, row);
-    directionFlags.finish(s, base + a[4], bwd + a[4], flow + f[4], session, row);
-    headerLengths.finish(s, base + a[5], bwd + a[5], flow + f[5], session, row);
-    rates.finish(s, base + a[6], bwd + a[6], flow + f[6], session, row);
-    flowLengths.finish(s, base + a[7], bwd + a[7], flow + f[7], session, row);
-    flowGaps.finish(s, base + a[8], bwd + a[8], flow + f[8], session, row);
-    flagCounts.finish(s, base + a[9], bwd + a[9], flow + f[9], session, row);
-    downUp.finish(s, base + a[10], bwd + a[10], flow + f[10], session, row);
-  }
+/**
+ * The parts' generated updates as one function: a single set's own when its block starts the state (as tracemill's
+ * does), so that a run of one set makes exactly one call per packet; otherwise each in turn.
+ */
+function sequence(parts: readonly Part[]): Update {
+  if (parts.length === 1 && parts[0].at === 0) return parts[0].dispatch.update!;
+  return (s, base, packet) => {
+    for (const part of parts) part.dispatch.update!(s, base + part.at, packet);
+  };
 }

@@ -1,6 +1,15 @@
-// Public surface of core/features: the extractor lifecycle and the feature columns in CSV order.
-export type { Extractor, ExtractorPacket } from "./extractor.js";
+// Public surface of core/features: the plugin interface (groups and sets), the sets, and the feature set that runs
+// them over the pass.
+export type {
+  Column,
+  ColumnType,
+  FeatureGroup,
+  FeatureSetDefinition,
+  GroupPacket,
+  SetDispatch,
+} from "./feature-group.js";
 export { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
+export { DEFAULT_FEATURE_SETS, FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
 export {
   addMoments,
   addValue,

@@ -1,7 +1,9 @@
 // One-packet sessions' measuring columns are kept by packet and copied: the copies must be what the session's own
-// state gives, whatever its time, addresses and ports (the measuring groups' contract), in both directions.
+// state gives, whatever its time, addresses and ports (the measuring groups' contract), in both directions, for every
+// group of every feature set.
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../testing/feature-scenario.js";
+import { FEATURE_SETS } from "./feature-sets.js";
 import { OnePacketColumns } from "./one-packet-columns.js";
 
 const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -83,7 +85,7 @@ describe("one-packet rows", () => {
         packets.push(`${time} ${src} > ${dst} ${protocol} ${flags} ${ipLength} ${headers}`);
       }
     }
-    const { rows, fullRows } = runScenario(packets.join("\n"));
+    const { rows, fullRows } = runScenario(packets.join("\n"), {}, FEATURE_SETS);
     expect(rows).toHaveLength(packets.length);
     expect(rows).toEqual(fullRows);
     // A first packet that is a SYN-ACK goes backward: its lengths are in the backward columns.

@@ -6,11 +6,10 @@ const ENTRIES = 4096;
 const MAX_BYTES = 512;
 
 /**
- * Three sessions in four have a single packet, and the columns that measure such a session (every group but the
- * naming ones: counts, lengths, gaps, flags, rates…) depend only on that packet's length, header length, TCP flags,
- * protocol and direction (the contract of FeatureSet's measuring groups). Their text is kept by that key, so a later
- * one-packet session with the same packet gets a copy instead of a replay into a state and some forty numbers
- * formatted.
+ * Three sessions in four have a single packet, and the columns that measure such a session (the groups of kind
+ * "measuring": counts, lengths, gaps, flags, rates…) depend only on that packet's length, header length, TCP flags,
+ * protocol and direction (FeatureGroup.kind). A set's text is kept by that key, so a later one-packet session with
+ * the same packet gets a copy instead of a replay into a state and some forty numbers formatted.
  */
 export class OnePacketColumns {
   /** Per entry: the packet's length, then the rest of its key (-1: empty). */

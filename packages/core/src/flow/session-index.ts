@@ -5,9 +5,8 @@
 const INITIAL_SLOTS = 16_384;
 /**
  * The share of slots in use beyond which the table doubles. Linear probing stays short below it (a lookup that finds
- * nothing reads about six slots at 0.7, in one or two cache lines of eight), and it decides the size: at 0.5, the
- * 2.1 M live sessions of the 10 GB benchmark capture took 8 M slots (67 MB, with the 33 MB of the old table alive
- * during the copy), at 0.7 they take 4 M.
+ * nothing reads about six slots at 0.7, in one or two cache lines of eight), and it decides the size: at 0.5 the same
+ * live sessions often take twice the slots, with the old table alive during the copy of each doubling.
  */
 const MAX_LOAD = 0.7;
 

@@ -84,7 +84,7 @@ export function withReason(key: number, reason: EndReason): number {
  * Every session record's fields, side by side in typed arrays, so that a packet touches no session object: a
  * JavaScript object is one more cache miss per packet, and its double fields are heap boxes. The records are in
  * chunks of 2^CHUNK_SHIFT that never move: the store grows by one chunk, with no copy and no second buffer alive
- * beside the first (doubling one buffer needed old + new at once: 268 + 537 MB at 2.1 M live sessions). Record
+ * beside the first (doubling one buffer needed the old and the new, twice its size, at once). Record
  * `slot` owns RECORD_BYTES bytes (two cache lines, laid out above) of chunk slot >>> CHUNK_SHIFT, whose words and
  * numbers are two views of one buffer. The owner keeps its per-session state elsewhere, found from the two owner
  * words: most sessions have a single packet and need none.
@@ -119,8 +119,8 @@ export class SessionStore {
 
 /**
  * The sessions as the flow table's hooks see them: one view per table, which the table points at a record before
- * each hook call. There is no object per record (one each cost about 94 B of heap, 200 MB at 2.1 M live sessions,
- * all marked at every major collection). A hook must not keep the view past its call: the table points it at
+ * each hook call. There is no object per record (one each is heap per live session, all of it marked at every major
+ * collection). A hook must not keep the view past its call: the table points it at
  * another record next. Per-session state is kept by `slot` (records are reused: a slot is one session from its
  * onStart to its onEnd). Addresses are kept as 32-bit words so that matching a packet builds no string. Times are
  * integer nanoseconds since the session's own base second (`baseSec`, its first packet's whole second): a session

@@ -34,8 +34,7 @@ const CHUNK_MASK = (1 << CHUNK_SHIFT) - 1;
  * the gaps go to blocks of BLOCK, chained, taken as they fill (none for a one-packet session: three in four) and
  * given back by `end()`: no array per session, and no growth by doubling. Slots are reused from session to session
  * through `reset()`. Everything is in chunks that never move, as the flow table's records: one array doubled with a
- * copy held old and new at once. On the 10 GB benchmark capture (2.1 M live sessions) `tracemill ipt` took 1 309 MiB
- * with a 64-byte record per slot and an array per long session, 1 086 MiB with these.
+ * copy held old and new at once (peak memory: docs/performance.md).
  */
 export class IptSeries {
   private readonly times: Float64Array[] = [];

@@ -33,8 +33,8 @@ const ENTRY = 3;
  * With a spill, once the rows waiting in memory exceed `memoryBytes` they are all appended to it in number order (a
  * run), followed by their lengths, and the arena is emptied; rows come due from the runs through one read buffer
  * each. A few sessions that last the whole capture hold every later row back, so without a spill the waiting rows
- * grow with the capture; with one, what grows is the index: 4 bytes a row (it was 12, with every row's offset and
- * length: 96 MB of a 10 GB capture's 886 MB peak).
+ * grow with the capture; with one, what grows is the index, hence 4 bytes a row rather than every row's offset and
+ * length beside it.
  */
 export class OrderedRows {
   private next = 0;
@@ -52,7 +52,7 @@ export class OrderedRows {
   /**
    * Free chunks kept. With a spill, the chunks a spill empties are all kept for the rows that follow: memory then
    * stays at the limit it reached anyway, and the next rows are not written into new memory, whose first touch costs
-   * more than the copy (bench-large spills 192 MiB: its one-core pass took 4–7 % less time keeping the chunks).
+   * more than the copy (bench/extract: the one-core pass is faster keeping the chunks).
    */
   private readonly spareLimit: number;
   private current = -1;
@@ -139,7 +139,7 @@ export class OrderedRows {
   /**
    * bytes[0, length) as a view. Callers put every row from the same reused buffer, and rows take a few hundred
    * lengths, so the views are kept by length: a new view per waiting row (an allocation, and young-generation
-   * garbage) cost about 50 ns of the 170-270 ns of filing it.
+   * garbage) was a large part of the cost of filing it.
    */
   private prefix(bytes: Uint8Array, length: number): Uint8Array {
     if (bytes !== this.viewsOf) {

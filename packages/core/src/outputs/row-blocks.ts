@@ -1,6 +1,6 @@
 // Blocks of bytes for image rows waiting to be drawn, in three sizes, so that a row takes about what it holds: most
-// sessions have one packet (on the benchmark captures three rows in four are 41–48 bytes: a TCP SYN or RST with its
-// options), and a full 280-byte place for each of them was most of the memory.
+// sessions have one packet (often a TCP SYN or RST with its options, which fits in 48 bytes), and a full 280-byte
+// place for each of them was most of the memory.
 
 /** Block sizes: a row starts in the smallest that holds its bytes and moves up as it grows. */
 const SIZES = [48, 128, 280] as const;

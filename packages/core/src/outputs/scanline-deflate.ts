@@ -2,8 +2,8 @@
 // packet bytes that end in long runs of zeros, headers that repeat from row to row. One block with the fixed Huffman
 // codes; runs of zeros as matches at distance 1, bytes equal to the row above as matches at the row's stride, the
 // rest as literals; the Adler-32 taken in the same pass. Written here rather than through zlib: Node's zlib spends
-// about 25 µs setting up each call before compressing anything, and a run makes tens of thousands of images (see
-// docs/formats.md, "Images").
+// more setting up each call than encoding a small image, and a run makes tens of thousands of images (see
+// docs/formats.md, "Grayscale images").
 
 /** Distances up to this fit the 32 KiB window the stream header declares. */
 const WINDOW = 32768;
@@ -12,8 +12,8 @@ const NO_WORDS = new Uint32Array(0);
 const MIN_MATCH = 3;
 const MAX_MATCH = 258;
 /**
- * Zeros from which a match against the row above stops for the zero path (16: images 6 % larger than with no
- * limit, in 30 % less time).
+ * Zeros from which a match against the row above stops for the zero path (16: images a little larger than with no
+ * limit, in much less time).
  */
 const LONG_ZEROS = 16;
 /** Code 256 (end of block) is 7 zero bits in the fixed code. */

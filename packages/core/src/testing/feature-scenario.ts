@@ -1,6 +1,7 @@
 // Test-only: hand-written packet lines run through a flow table and the feature set as the extraction pass wires
 // them, giving the CSV rows (in start order) to compare with exact expected rows.
 import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
+import type { FeatureSetDefinition } from "../features/feature-group.js";
 import { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "../features/feature-set.js";
 import { FlowTable } from "../flow/flow-table.js";
 import type { FlowTableOptions } from "../flow/flow-table-options.js";
@@ -43,10 +44,11 @@ function parseAddress(text: string, out: Uint8Array): 4 | 6 {
 /**
  * Runs "time src:port > dst:port tcp|udp FLAGS ipLength ipHeader/transportHeader" lines through table and features;
  * `rows` are written as the extraction pass writes them (FeatureSet.write), `fullRows` (by seq, without line
- * feeds) from each session's state by finish(), and `states` holds that state, by seq.
+ * feeds) from each session's state by finish(), and `states` holds that state, by seq. `sets`: the feature sets
+ * after the session key (default: the default sets).
  */
-export function runScenario(packets: string, options: FlowTableOptions = {}) {
-  const features = new FeatureSet();
+export function runScenario(packets: string, options: FlowTableOptions = {}, sets?: readonly FeatureSetDefinition[]) {
+  const features = new FeatureSet(sets);
   const row = new RowBuilder();
   const full = new RowBuilder();
   const fullRows: string[] = [];

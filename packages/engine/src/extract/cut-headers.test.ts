@@ -9,7 +9,7 @@ import path from "node:path";
 import { FEATURE_COLUMNS, TcpFlag } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
-import { summarizeCapture } from "../capture/capture-summary.js";
+import { summarizeCapture } from "../info/capture-summary.js";
 import { extractFeatures } from "./extract-features.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-cut-headers-"));
@@ -68,50 +68,47 @@ describe("packets cut inside their headers", () => {
   const file = path.join(dir, "cut.pcap");
   fs.writeFileSync(file, pcapFile(packets));
 
-  it.each([1, 2])(
-    "count in their session when the IP header and ports are complete (%i thread(s))",
-    async (threads) => {
-      const outDir = fs.mkdtempSync(path.join(dir, "out-"));
-      const { summary } = await extractFeatures(file, { outDir, threads });
-      const [, ...lines] = fs.readFileSync(path.join(outDir, "features.csv"), "utf8").trimEnd().split("\n");
-      const rows = lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [FEATURE_COLUMNS[i], v])));
+  it("count in their session when the IP header and ports are complete", async () => {
+    const outDir = fs.mkdtempSync(path.join(dir, "out-"));
+    const { summary } = await extractFeatures(file, { outDir });
+    const [, ...lines] = fs.readFileSync(path.join(outDir, "features.csv"), "utf8").trimEnd().split("\n");
+    const rows = lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [FEATURE_COLUMNS[i], v])));
 
-      // Every frame tshark read ports of is in a session; the others are the truncated ones.
-      const frames = tsharkFrames(file);
-      const withPorts = frames.filter((f) => f.ports !== "");
-      const session = (ports: string) => withPorts.filter((f) => f.ports.split(" ").slice(1).sort().join() === ports);
-      const tcpFrames = session("1000,80");
-      const up = tcpFrames.filter((f) => f.src === "10.0.0.1");
-      const downFrames = tcpFrames.filter((f) => f.src === "10.0.0.2");
-      const sum = (list: { ipLength: number }[]) => String(list.reduce((total, f) => total + f.ipLength, 0));
-      expect(summary.packets.decoded).toBe(withPorts.length);
-      expect(summary.packets.ignored.truncated).toBe(frames.length - withPorts.length);
-      expect(summary.packets.ignored.truncated).toBe(3);
-      const [tcpRow, udpRow] = rows;
-      expect([tcpRow.total_fpackets, tcpRow.total_bpackets, tcpRow.total_fpktl, tcpRow.total_bpktl]).toEqual([
-        String(up.length),
-        String(downFrames.length),
-        sum(up),
-        sum(downFrames),
-      ]);
-      expect([udpRow.total_fpackets, udpRow.total_fpktl]).toEqual(["1", sum(session("53,5353"))]);
+    // Every frame tshark read ports of is in a session; the others are the truncated ones.
+    const frames = tsharkFrames(file);
+    const withPorts = frames.filter((f) => f.ports !== "");
+    const session = (ports: string) => withPorts.filter((f) => f.ports.split(" ").slice(1).sort().join() === ports);
+    const tcpFrames = session("1000,80");
+    const up = tcpFrames.filter((f) => f.src === "10.0.0.1");
+    const downFrames = tcpFrames.filter((f) => f.src === "10.0.0.2");
+    const sum = (list: { ipLength: number }[]) => String(list.reduce((total, f) => total + f.ipLength, 0));
+    expect(summary.packets.decoded).toBe(withPorts.length);
+    expect(summary.packets.ignored.truncated).toBe(frames.length - withPorts.length);
+    expect(summary.packets.ignored.truncated).toBe(3);
+    const [tcpRow, udpRow] = rows;
+    expect([tcpRow.total_fpackets, tcpRow.total_bpackets, tcpRow.total_fpktl, tcpRow.total_bpktl]).toEqual([
+      String(up.length),
+      String(downFrames.length),
+      sum(up),
+      sum(downFrames),
+    ]);
+    expect([udpRow.total_fpackets, udpRow.total_fpktl]).toEqual(["1", sum(session("53,5353"))]);
 
-      // By hand: flags only of packets with their flags byte (the SYN-ACK and the first PSH are cut before it),
-      // header lengths IP 20 + the TCP data offset when captured.
-      expect([tcpRow.fpsh_cnt, tcpRow.bpsh_cnt, tcpRow.flow_syn, tcpRow.flow_ack, tcpRow.flow_fin]).toEqual([
-        "2",
-        "1",
-        "1",
-        "4",
-        "1",
-      ]);
-      expect([tcpRow.total_fhlen, tcpRow.total_bhlen, udpRow.total_fhlen]).toEqual([
-        String(20 + 32 + (20 + 20) + (20 + 32) + 40),
-        String(20 + (20 + 20) + (20 + 20)),
-        "28",
-      ]);
-    },
-  );
+    // By hand: flags only of packets with their flags byte (the SYN-ACK and the first PSH are cut before it),
+    // header lengths IP 20 + the TCP data offset when captured.
+    expect([tcpRow.fpsh_cnt, tcpRow.bpsh_cnt, tcpRow.flow_syn, tcpRow.flow_ack, tcpRow.flow_fin]).toEqual([
+      "2",
+      "1",
+      "1",
+      "4",
+      "1",
+    ]);
+    expect([tcpRow.total_fhlen, tcpRow.total_bhlen, udpRow.total_fhlen]).toEqual([
+      String(20 + 32 + (20 + 20) + (20 + 32) + 40),
+      String(20 + (20 + 20) + (20 + 20)),
+      "28",
+    ]);
+  });
 
   it("are the frames tshark's conversation table leaves out: those whose TCP header was not captured whole", () => {
     const text = execFileSync("tshark", ["-r", file, "-q", "-z", "conv,tcp"], {

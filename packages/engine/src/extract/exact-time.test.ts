@@ -68,9 +68,9 @@ function seconds(ns: bigint): string {
   return `${ns / 1_000_000_000n}${fraction ? `.${fraction}` : ""}`;
 }
 
-async function rows(file: string, threads: number) {
+async function rows(file: string) {
   const outDir = fs.mkdtempSync(path.join(dir, "out-"));
-  await extractFeatures(file, { outDir, threads });
+  await extractFeatures(file, { outDir });
   const [, ...lines] = fs.readFileSync(path.join(outDir, "features.csv"), "utf8").trimEnd().split("\n");
   return lines.map((line) => Object.fromEntries(line.split(",").map((value, i) => [FEATURE_COLUMNS[i], value])));
 }
@@ -81,12 +81,12 @@ describe("exact times far from the capture's first packet", () => {
     ["a pcapng whose first block has a zero timestamp", pcapngFile([atEpoch, dns, ...farSession])],
   ];
   for (const [title, bytes] of captures) {
-    it.each([1, 2])(`gives tshark's times to the nanosecond: ${title} (%i thread(s))`, async (threads) => {
+    it(`gives tshark's times to the nanosecond: ${title}`, async () => {
       const file = path.join(dir, `${title.replaceAll(" ", "-")}.cap`);
       fs.writeFileSync(file, bytes);
       const epochs = tsharkEpochs(file);
       const [syn, synAck, last] = epochs.slice(-3);
-      const [dnsRow, tcpRow] = (await rows(file, threads)).slice(-2);
+      const [dnsRow, tcpRow] = (await rows(file)).slice(-2);
       expect(dnsRow.ts).toBe(seconds(epochs.at(-4)!));
       expect(dnsRow.ts).toBe("1700000000.000000001");
       expect([tcpRow.ts, tcpRow.flowduration, tcpRow.total_fipt, tcpRow.min_fipt, tcpRow.mean_flowipt]).toEqual([
@@ -121,7 +121,7 @@ describe("exact times far from the capture's first packet", () => {
   it("gives tshark's times for a pcapng whose timestamp-less blocks come first (pcapng test suite, test011)", async () => {
     const file = fixturePath("capture/formats/pcapng-suite/le/test011.pcapng");
     const epochs = tsharkEpochs(file);
-    const server = (await rows(file, 1)).find((row) => row.srcPrt === "67")!;
+    const server = (await rows(file)).find((row) => row.srcPrt === "67")!;
     // Frames 2 and 4 are the server's, with timestamps.
     expect([server.ts, server.flowduration]).toEqual([seconds(epochs[1]), seconds(epochs[3] - epochs[1])]);
   });

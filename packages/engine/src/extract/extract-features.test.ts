@@ -189,28 +189,25 @@ describe("extractFeatures", () => {
     expect(fs.readdirSync(first.outDir).sort()).toEqual(["features.csv", "summary.json"]);
   });
 
-  it.each([1, 2])(
-    "records the digest a caller gives for the input instead of hashing it (%i thread(s)), refusing a malformed one",
-    async (threads) => {
-      const dir = scratch();
-      const input = path.join(dir, "input.pcap");
-      const file = pcapFile(ipv6Session);
-      fs.writeFileSync(input, file);
-      const run = async (inputHashes: Record<string, string>) => {
-        const outDir = fs.mkdtempSync(path.join(dir, "out-"));
-        return { outDir, result: await extractFeatures(input, { outDir, threads, inputHashes }) };
-      };
-      const given = "AB".repeat(32);
-      expect((await run({ [input]: given })).result.summary.input.sha256).toBe(given.toLowerCase());
-      // A digest given for another path is not this input's.
-      const other = await run({ [path.join(dir, "other.pcap")]: given });
-      expect(other.result.summary.input.sha256).toBe(createHash("sha256").update(file).digest("hex"));
-      const refused = await run({ [input]: "xyz" }).catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: "BAD_OPTION", context: { file: input } });
-      const outDirs = fs.readdirSync(dir).filter((name) => name.startsWith("out-"));
-      expect(outDirs.map((name) => fs.readdirSync(path.join(dir, name)).length).sort()).toEqual([0, 2, 2]);
-    },
-  );
+  it("records the digest a caller gives for the input instead of hashing it, refusing a malformed one", async () => {
+    const dir = scratch();
+    const input = path.join(dir, "input.pcap");
+    const file = pcapFile(ipv6Session);
+    fs.writeFileSync(input, file);
+    const run = async (inputHashes: Record<string, string>) => {
+      const outDir = fs.mkdtempSync(path.join(dir, "out-"));
+      return { outDir, result: await extractFeatures(input, { outDir, inputHashes }) };
+    };
+    const given = "AB".repeat(32);
+    expect((await run({ [input]: given })).result.summary.input.sha256).toBe(given.toLowerCase());
+    // A digest given for another path is not this input's.
+    const other = await run({ [path.join(dir, "other.pcap")]: given });
+    expect(other.result.summary.input.sha256).toBe(createHash("sha256").update(file).digest("hex"));
+    const refused = await run({ [input]: "xyz" }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "BAD_OPTION", context: { file: input } });
+    const outDirs = fs.readdirSync(dir).filter((name) => name.startsWith("out-"));
+    expect(outDirs.map((name) => fs.readdirSync(path.join(dir, name)).length).sort()).toEqual([0, 2, 2]);
+  });
 
   it("stops on abort, leaving no partial output", async () => {
     const dir = scratch();

@@ -2,20 +2,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
-import type { FlowOptions } from "./flow-pipeline.js";
-import { runSessionPass, type SessionPassSummary } from "./session-pass.js";
-import { checkedThreads } from "./shard-options.js";
-import { runShardedPass } from "./sharded-pass.js";
+import { runSessionPass, type SessionPassOptions, type SessionPassSummary } from "../pass/index.js";
 
-export interface ExtractOptions extends FlowOptions {
+export interface ExtractOptions extends SessionPassOptions {
   /** Where to write the CSV; default `<outDir>/features.csv`. */
   csvPath?: string;
   /** Where to write the run summary; default `<outDir>/summary.json`. */
   summaryPath?: string;
   /** Packets read so far, after every input chunk (for a packets-per-second display). */
   onPackets?: (read: number) => void;
-  /** Session worker threads (1–64, default 1: the single-thread pass); the output is the same for every count. */
-  threads?: number;
 }
 
 /** The run summary written beside the CSV (docs/features.md, "Run summary"). */
@@ -33,18 +28,13 @@ export async function extractFeatures(
 ): Promise<CapabilityResult & { summary: ExtractSummary }> {
   const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
-  const threads = checkedThreads(options.threads ?? 1);
-  const run = {
+  const summary = await runSessionPass(input, csvPath, [], null, options, {
     onProgress: options.onProgress,
     signal: options.signal,
     onPackets: options.onPackets,
     rowMemoryBytes: options.rowMemoryBytes,
     inputHashes: options.inputHashes,
-  };
-  const summary =
-    threads === 1
-      ? await runSessionPass(input, csvPath, [], null, options, run)
-      : await runShardedPass(input, csvPath, options, threads, run);
+  });
   await writeAtomically(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
   const outputs: OutputFile[] = [
     { name: path.basename(csvPath), kind: "features-csv" },

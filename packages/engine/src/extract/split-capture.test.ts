@@ -62,19 +62,6 @@ describe("a capture given in parts", () => {
     expect(joined.summary.inputs!.map((input) => input.bytes)).toEqual([first.length - 10, second.length]);
   });
 
-  it("gives the same CSV and summary with --threads 2, a damaged part included", async () => {
-    const [first, second] = split(68);
-    const parts = ["t-1.pcap", "t-2.pcap"].map((name) => path.join(dir, name));
-    fs.writeFileSync(parts[0], first.subarray(0, first.length - 10));
-    fs.writeFileSync(parts[1], second);
-    const single = await extract("t-single", parts);
-    const outDir = fs.mkdtempSync(path.join(dir, "t-threads-"));
-    const { summary } = await extractFeatures(parts, { outDir, threads: 2 });
-    expect(fs.readFileSync(path.join(outDir, "features.csv"), "utf8")).toBe(single.csv);
-    expect(summary).toEqual(single.summary);
-    expect(summary.inputs).toHaveLength(2);
-  });
-
   it("gives ipt, images and label the whole capture's outputs too, and refuses a provenance record for parts", async () => {
     const [first, second] = split(40);
     const parts = ["p-1.pcap", "p-2.pcap"].map((name) => path.join(dir, name));

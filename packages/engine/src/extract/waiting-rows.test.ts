@@ -6,8 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { fixturePath } from "../../../../test/helpers/fixtures.js";
+import { FileRowSpill } from "../output/file-row-spill.js";
 import { extractFeatures } from "./extract-features.js";
-import { FileRowSpill } from "./file-row-spill.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures/features");
 /** The captures with golden feature CSVs. */

@@ -4,11 +4,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { IMAGE_MANIFEST_NAME, ImageRows, PacketRecord, RowBuilder, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
-import { createLabeller, type LabelSourceOptions, labelOptionsForParts } from "../label/create-labeller.js";
-import { labelSourceSummary } from "../label/label-capture.js";
-import type { SessionLabeller } from "../label/session-labeller.js";
-import { writeSummary } from "../label/summary-file.js";
+import {
+  createLabeller,
+  type LabelSourceOptions,
+  labelOptionsForParts,
+  labelSourceSummary,
+  type SessionLabeller,
+} from "../labels/index.js";
+import { writeSummary } from "../output/index.js";
+import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
 import { ImageSheets } from "./image-sheets.js";
 import { ZipWriter } from "./zip-writer.js";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
-import { FileRowSpill } from "../extract/file-row-spill.js";
+import { FileRowSpill } from "../output/file-row-spill.js";
 import { extractIpt } from "./extract-ipt.js";
 
 const T0 = 1_700_000_000;

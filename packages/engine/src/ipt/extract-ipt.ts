@@ -2,10 +2,8 @@
 import path from "node:path";
 import { IptLine, IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { FileRowSpill, ROW_MEMORY_BYTES } from "../extract/file-row-spill.js";
-import { OutputFile } from "../extract/output-file.js";
-import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
-import { writeSummary } from "../label/summary-file.js";
+import { FileRowSpill, OutputFile, ROW_MEMORY_BYTES, writeSummary } from "../output/index.js";
+import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
 
 export const IPT_FILE = "ipt.txt";
 export const IPT_CSV_FILE = "features.csv";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { type CapturedPacket, formatIpAddress, readUnified2 } from "@tracemill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, pcapFile, tcp, udp } from "../../../core/src/testing/index.js";
-import { DEFAULT_CLASSIFICATION } from "./create-labeller.js";
+import { DEFAULT_CLASSIFICATION } from "../labels/create-labeller.js";
 import { labelCapture } from "./label-capture.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../../../test/fixtures/alerts");

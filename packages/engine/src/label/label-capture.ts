@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { runSessionPass, type SessionPassOptions } from "../extract/session-pass.js";
-import { createLabeller, type LabelSourceOptions, labelOptionsForParts } from "./create-labeller.js";
-import { writeSummary } from "./summary-file.js";
+import { createLabeller, type LabelSourceOptions, labelOptionsForParts, labelSourceSummary } from "../labels/index.js";
+import { writeSummary } from "../output/index.js";
+import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
 
 export const LABELLED_CSV_FILE = "labelled.csv";
 export const CLASSIFIED_CSV_FILE = "classified.csv";
@@ -72,16 +72,4 @@ export async function labelCapture(
     ],
     summary,
   };
-}
-
-/** The label options as the summary records them: file names without directories. */
-export function labelSourceSummary(options: LabelSourceOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ["attacks", "alerts", "classification", "provenance"] as const) {
-    const value = options[key];
-    if (value !== undefined) out[key] = typeof value === "string" ? path.basename(value) : value;
-  }
-  if (options.maxPriority !== undefined) out.maxPriority = options.maxPriority;
-  if (options.tolerance !== undefined) out.tolerance = options.tolerance;
-  return out;
 }

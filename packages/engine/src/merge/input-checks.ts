@@ -29,10 +29,16 @@ export function refuseReplacing(name: string, background: string, attacks: strin
   }
 }
 
+/** The file's size: NOT_FOUND when it is missing, BAD_INPUT unless it is a regular file (a merge reads it twice). */
 export function fileSize(file: string): number {
+  let stat: fs.Stats;
   try {
-    return fs.statSync(file).size;
+    stat = fs.statSync(file);
   } catch {
     throw new TracemillError("NOT_FOUND", `${path.basename(file)}: no such file`, { file });
   }
+  if (!stat.isFile()) {
+    throw new TracemillError("BAD_INPUT", `${file}: not a regular file; a merge reads its inputs twice`, { file });
+  }
+  return stat.size;
 }

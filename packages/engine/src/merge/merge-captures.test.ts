@@ -8,10 +8,10 @@ import zlib from "node:zlib";
 import { isTracemillError } from "@tracemill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixturePath as fixture } from "../../../../test/helpers/fixtures.js";
-import { FileCursor } from "./file-cursor.js";
+import { CaptureCursor } from "../input/index.js";
+import { readAttackPacketRanges, readProvenance } from "../provenance/provenance-reader.js";
 import { mergeCaptures } from "./merge-captures.js";
 import { pull } from "./merge-source.js";
-import { readAttackPacketRanges, readProvenance } from "./provenance-reader.js";
 import { formatSeconds, toNs } from "./timestamp.js";
 
 const wikipedia = fixture("wikipedia-browse.pcap");
@@ -26,7 +26,7 @@ interface Packet {
 }
 
 async function readAll(file: string): Promise<Packet[]> {
-  const cursor = await FileCursor.open(file, path.basename(file));
+  const cursor = await CaptureCursor.open(file, { name: path.basename(file), damage: "throw" });
   const out: Packet[] = [];
   for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor))) {
     const { linkType, interfaceIndex, index } = p;
@@ -164,7 +164,7 @@ describe("mergeCaptures", () => {
       fixture("capture/formats/pcapng-suite/le/test009.pcapng"),
       {},
     );
-    const cursor = await FileCursor.open(output, "out");
+    const cursor = await CaptureCursor.open(output, { name: "out", damage: "throw" });
     const comments: string[] = [];
     for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
       comments.push(...cursor.packetComments());
@@ -193,7 +193,7 @@ describe("mergeCaptures", () => {
     const sections = fixture("capture/formats/pcapng-suite/le/test202.pcapng");
     const { output, result } = await merge(wikipedia, sections, {});
     expect(result.summary.packets).toBe(136 + 8);
-    const cursor = await FileCursor.open(output, "out");
+    const cursor = await CaptureCursor.open(output, { name: "out", damage: "throw" });
     const seen = new Set<string>();
     for (let p = await pull(cursor); p; p = cursor.next() ?? (await pull(cursor)))
       seen.add(`${p.interfaceIndex}:${p.linkType}`);

@@ -7,20 +7,22 @@ import type { CapturedPacket } from "@tracemill/core/capture";
 import { PacketDecoder } from "@tracemill/core/decode";
 import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { namedFault } from "../capture/gunzip.js";
-import { type CaptureFileWriter, CaptureInput, openCaptureWriter } from "../capture/index.js";
-import { givenHash } from "../input-hashes.js";
-import { DigestFeed, defaultHashingPlace, type HashingPlace } from "./digest-feed.js";
-import { CHUNK_BYTES, FedFile } from "./fed-file.js";
-import { FileCursor } from "./file-cursor.js";
+import { defaultHashingPlace, givenHash, type HashingPlace, InputDigests } from "../hashing/index.js";
+import { CaptureCursor, CaptureInput, DEFAULT_CHUNK_BYTES, namedFault } from "../input/index.js";
+import { type CaptureFileWriter, openCaptureWriter } from "../output/index.js";
+import {
+  PROVENANCE_FORMAT,
+  PROVENANCE_VERSION,
+  type ProvenanceHeader,
+  type ProvenanceInput,
+  ProvenanceWriter,
+} from "../provenance/index.js";
 import { checkRepresentable, fileSize, refuseReplacing } from "./input-checks.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
 import { copiesVerbatim, planOutput, writerOptions } from "./output-plan.js";
 import { type ParsedPlacement, type PlacementOptions, parsePlacement, placeAttacks } from "./placement.js";
-import { PROVENANCE_FORMAT, PROVENANCE_VERSION, type ProvenanceHeader, type ProvenanceInput } from "./provenance.js";
-import { ProvenanceWriter } from "./provenance-writer.js";
 import { mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { formatIsoTime, formatSeconds, fromNs, toNs } from "./timestamp.js";
@@ -60,12 +62,9 @@ export async function mergeCaptures(
   const givenHashes = [background, attacks].map((file) => givenHash(options, file));
   const totalBytes = fileSize(background) + fileSize(attacks);
   // Whatever ends the merge stops any hashing still running.
-  const digests = new DigestFeed(
-    [background, attacks],
-    givenHashes,
-    CHUNK_BYTES,
-    options.hashing ?? defaultHashingPlace(),
-  );
+  const digests = new InputDigests([background, attacks], givenHashes, {
+    place: options.hashing ?? defaultHashingPlace(),
+  });
   try {
     return await mergeInputs(background, attacks, options, { map, placementOptions, totalBytes, digests });
   } finally {
@@ -77,7 +76,7 @@ interface MergeSetup {
   map: AddressMap;
   placementOptions: ParsedPlacement;
   totalBytes: number;
-  digests: DigestFeed;
+  digests: InputDigests;
 }
 
 async function mergeInputs(
@@ -145,24 +144,22 @@ async function mergeInputs(
   let sha256: string[] = [];
   try {
     // pcap → pcap with the background's records already in the output's layout: they are copied as bytes, read
-    // on this thread (the runs are then copied out of this core's cache; reading ahead on the thread pool cost
-    // 0.25 CPU-s more on bench-large, 3 alternated runs, for the same CPU on bench-small; the first pass, which
-    // walks only the record headers, reads ahead).
+    // on this thread (the runs are then copied out of this core's cache, cheaper than reading ahead on the thread
+    // pool; the first pass, which walks only the record headers, reads ahead).
     const raw = plan.format === "pcap" && copiesVerbatim(bg.info, plan.nanosecond);
     const bgInput = raw
-      ? (FedFile.open(background, null, 0, { readAhead: false }) ??
-        (await CaptureInput.open(background, undefined, { synchronous: true })))
+      ? await CaptureInput.open(background, DEFAULT_CHUNK_BYTES, { synchronous: true, copiesTails: true })
       : null;
     if (bgInput) inputs.push(bgInput);
-    const bgCursor = raw ? null : await FileCursor.open(background, bg.name);
+    const bgCursor = raw ? null : await CaptureCursor.open(background, { name: bg.name, damage: "throw" });
     if (bgCursor) inputs.push(bgCursor);
-    const atkCursor = await FileCursor.open(attacks, atk.name);
+    const atkCursor = await CaptureCursor.open(attacks, { name: atk.name, damage: "throw" });
     inputs.push(atkCursor);
     const out = await openCaptureWriter(path.join(outDir, outputName), writerOptions(plan, bg, atk));
     capture = out;
     const record = new ProvenanceWriter(path.join(outDir, provenanceName), header);
     provenance = record;
-    const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
+    const ordered = (cursor: CaptureCursor, scan: CaptureScan): MergeSource =>
       scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
     const interfaceOffset = plan.attackInterfaceOffset;
     const keepComments = plan.format === "pcapng";
@@ -200,7 +197,8 @@ async function mergeInputs(
         signal,
       });
     } else await mergeOrdered(ordered(bgCursor!, bg), ordered(atkCursor, atk), shift, sink, { signal, pace });
-    sha256 = await digests.all();
+    // Every input is hashed or its digest given: none is null.
+    sha256 = (await digests.all()) as string[];
     // A cancel that came during the last stretch still wins: nothing is committed after it.
     signal?.throwIfAborted();
     record.finish({ ...header, inputs: [provenanceInput(0, bg, sha256[0]), provenanceInput(1, atk, sha256[1])] });

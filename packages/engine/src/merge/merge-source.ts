@@ -12,9 +12,6 @@ export interface MergeSource {
   packetComments(): string[];
 }
 
-/** How many chunks a synchronous pass reads between turns of the event loop (16 MiB with 1 MiB chunks). */
-export const CHUNKS_PER_TURN = 16;
-
 /** The next packet of a source, refilling as needed; null at the end. */
 export async function pull(source: MergeSource): Promise<CapturedPacket | null> {
   for (;;) {

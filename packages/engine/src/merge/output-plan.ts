@@ -1,6 +1,6 @@
 // Decides the merged capture's format and interfaces from the two scanned inputs, as options of the capture writer.
 import type { PcapngInterfaceOptions } from "@tracemill/core/capture";
-import type { CaptureWriterOptions } from "../capture/index.js";
+import type { CaptureWriterOptions } from "../output/index.js";
 import type { CaptureScan } from "./scan.js";
 
 export interface OutputPlan {
@@ -58,7 +58,7 @@ export function planOutput(background: CaptureScan, attacks: CaptureScan): Outpu
   };
 }
 
-/** The options of engine/capture's atomic writer for the planned output. */
+/** The options of engine/output's atomic writer for the planned output. */
 export function writerOptions(plan: OutputPlan, background: CaptureScan, attacks: CaptureScan): CaptureWriterOptions {
   if (plan.format === "pcap") {
     const snaplen = Math.max(...[background, attacks].flatMap((scan) => scan.info.interfaces.map((i) => i.snaplen)), 0);

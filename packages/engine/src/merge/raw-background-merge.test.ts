@@ -8,15 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { CaptureInput, openCaptureWriter } from "../capture/index.js";
-import { DigestFeed } from "./digest-feed.js";
-import { FedFile } from "./fed-file.js";
-import { FileCursor } from "./file-cursor.js";
+import { InputDigests } from "../hashing/index.js";
+import { CaptureCursor, CaptureInput } from "../input/index.js";
+import { openCaptureWriter } from "../output/index.js";
+import { ProvenanceWriter } from "../provenance/provenance-writer.js";
 import { InOrderSource } from "./late-packets.js";
 import { mergeOrdered } from "./merge-loop.js";
 import type { MergeSource } from "./merge-source.js";
 import { copiesVerbatim } from "./output-plan.js";
-import { ProvenanceWriter } from "./provenance-writer.js";
 import { mergeRawBackground } from "./raw-background-merge.js";
 import { type CaptureScan, scanCapture } from "./scan.js";
 import { fromNs, type Timestamp, toNs } from "./timestamp.js";
@@ -36,13 +35,16 @@ function swapped(file: Buffer, pairs: [number, number][]): Buffer {
 }
 
 const header = (scan: CaptureScan) => ({ snaplen: scan.info.interfaces[0].snaplen, linkType: 1 });
-const ordered = (cursor: FileCursor, scan: CaptureScan): MergeSource =>
+const ordered = (cursor: CaptureCursor, scan: CaptureScan): MergeSource =>
   scan.late.length === 0 ? cursor : new InOrderSource(cursor, scan.late, scan.lateIndices);
 
 async function byPackets(bg: string, atk: string, scans: CaptureScan[], shift: Timestamp, name: string) {
   const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
   const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
-  const cursors = [await FileCursor.open(bg, "bg"), await FileCursor.open(atk, "atk")];
+  const cursors = [
+    await CaptureCursor.open(bg, { name: "bg", damage: "throw" }),
+    await CaptureCursor.open(atk, { name: "atk", damage: "throw" }),
+  ];
   await mergeOrdered(ordered(cursors[0], scans[0]), ordered(cursors[1], scans[1]), shift, (p, input) => {
     out.write(p);
     record.add(input, p.index);
@@ -65,11 +67,10 @@ async function byRecords(
   const out = await openCaptureWriter(path.join(dir, `${name}.pcap`), { format: "pcap", ...header(scans[0]) });
   const record = new ProvenanceWriter(path.join(dir, `${name}.jsonl`), provenanceHeader);
   // Fed: the slots are the chunk size; the merge feeds the ring until it runs ahead, then the worker reads alone.
-  const feed = mode === "fed" ? new DigestFeed([bg, atk], [undefined, "0".repeat(64)], chunkBytes) : null;
-  const input = feed
-    ? FedFile.open(bg, feed, 0, { readAhead: false })!
-    : await CaptureInput.open(bg, chunkBytes, { synchronous: mode === "synchronous" });
-  const cursor = await FileCursor.open(atk, "atk");
+  const feed =
+    mode === "fed" ? new InputDigests([bg, atk], [undefined, "0".repeat(64)], { slotBytes: chunkBytes }) : null;
+  const input = await CaptureInput.open(bg, chunkBytes, { synchronous: mode !== "read ahead", tap: feed?.tap(0) });
+  const cursor = await CaptureCursor.open(atk, { name: "atk", damage: "throw" });
   const written = await mergeRawBackground(input, scans[0], ordered(cursor, scans[1]), shift, {
     out,
     record,
@@ -179,7 +180,7 @@ describe("mergeRawBackground", () => {
 });
 
 async function nthTime(file: string, n: number): Promise<bigint> {
-  const cursor = await FileCursor.open(file, "bg");
+  const cursor = await CaptureCursor.open(file, { name: "bg", damage: "throw" });
   try {
     for (;;) {
       const p = cursor.next();

@@ -2,8 +2,8 @@
 // is read as raw records (timestamps from their headers, no packet objects) and copied as byte ranges, whole
 // runs at a time; attack packets and the background's late packets are written field by field in between.
 // The order is the same as mergeOrdered over InOrderSource: background (file order on ties) before attacks.
-import { yieldToEventLoop } from "../capture/index.js";
-import { CHUNKS_PER_TURN, type MergeSource } from "./merge-source.js";
+import { CHUNKS_PER_TURN, yieldToEventLoop } from "../input/index.js";
+import type { MergeSource } from "./merge-source.js";
 import { ATTACK_NEEDED, CHUNK_DONE, RawMerge, type RawMergeContext } from "./raw-merge-state.js";
 import type { CaptureScan } from "./scan.js";
 import type { Timestamp } from "./timestamp.js";

@@ -2,10 +2,10 @@
 // time that copies background records as byte runs and writes attack and late packets between them.
 import { type CapturedPacket, LENIENT_SNAPLEN, MAX_PACKET_BYTES } from "@tracemill/core/capture";
 import { TracemillError } from "@tracemill/core/errors";
-import type { CaptureFileWriter } from "../capture/index.js";
+import type { CaptureFileWriter } from "../output/index.js";
+import type { ProvenanceWriter } from "../provenance/index.js";
 import { CutRecord } from "./cut-record.js";
 import { type MergeSource, pull } from "./merge-source.js";
-import type { ProvenanceWriter } from "./provenance-writer.js";
 import type { CaptureScan } from "./scan.js";
 import { shifted, type Timestamp } from "./timestamp.js";
 

@@ -1,14 +1,18 @@
 // The first pass over an input: what placing and merging it needs (first, earliest and latest timestamps, how
 // far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
-// feed the hashing worker (digest-feed.ts).
+// go to the input's hashing (engine/hashing).
 import type { CaptureInfo } from "@tracemill/core/capture";
-import { namedFault } from "../capture/gunzip.js";
-import { yieldToEventLoop } from "../capture/index.js";
-import type { DigestFeed } from "./digest-feed.js";
-import { FedFile } from "./fed-file.js";
-import { FileCursor } from "./file-cursor.js";
+import type { InputDigests } from "../hashing/index.js";
+import {
+  CaptureCursor,
+  CaptureInput,
+  CHUNKS_PER_TURN,
+  DEFAULT_CHUNK_BYTES,
+  namedFault,
+  yieldToEventLoop,
+} from "../input/index.js";
 import { type HeldPacket, LatePackets } from "./late-packets.js";
-import { CHUNKS_PER_TURN, pull } from "./merge-source.js";
+import { pull } from "./merge-source.js";
 import { PcapRecordScan } from "./pcap-scan.js";
 import { TimeStats } from "./time-stats.js";
 import type { Timestamp } from "./timestamp.js";
@@ -37,7 +41,7 @@ export interface CaptureScan {
 
 /** Where the scan of input `input` (0 or 1) hands its chunks for hashing; null when nothing is hashed. */
 export interface ScanFeed {
-  feed: DigestFeed | null;
+  feed: InputDigests | null;
   input: number;
 }
 
@@ -64,11 +68,16 @@ async function scanPlainPcap(
   signal: AbortSignal | undefined,
   onProgress: ((bytesRead: number) => void) | undefined,
 ): Promise<CaptureScan | null> {
-  // Feeds the hashing worker while it keeps up; then the worker reads the rest of the file itself.
-  const input = FedFile.open(file, feed, which, { readAhead: true });
-  if (input === null) {
-    // gzip: hashed as stored, so the worker reads the file itself, starting now.
-    feed?.end(which);
+  // Feeds the hashing worker while it keeps up; then the worker reads the rest of the file itself. Hashed on this
+  // thread, a chunk is best read here too: it is then hashed from this core's cache.
+  const input = await CaptureInput.open(file, DEFAULT_CHUNK_BYTES, {
+    tap: feed?.tap(which),
+    synchronous: feed?.place === "first-pass",
+    copiesTails: true,
+  });
+  if (input.compressed) {
+    // gzip: hashed as stored, so the worker reads the file itself (the input ended the tap), starting now.
+    await input.close();
     return null;
   }
   try {
@@ -101,7 +110,7 @@ async function scanWithReader(
 ): Promise<CaptureScan> {
   const late = new LatePackets(maxLateBytes, name);
   const stats = new TimeStats(late);
-  const cursor = await FileCursor.open(file, name);
+  const cursor = await CaptureCursor.open(file, { name, damage: "throw" });
   try {
     for (let packet = await pull(cursor); packet; packet = cursor.next() ?? (await pullChecked(cursor, signal))) {
       stats.add(packet, cursor);
@@ -110,7 +119,7 @@ async function scanWithReader(
   } finally {
     await cursor.close();
   }
-  return result(name, cursor.bytesRead, cursor.info!, stats, late);
+  return result(name, cursor.bytesRead, cursor.info, stats, late);
 }
 
 function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats, late: LatePackets): CaptureScan {
@@ -132,7 +141,7 @@ function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats
   };
 }
 
-async function pullChecked(cursor: FileCursor, signal?: AbortSignal) {
+async function pullChecked(cursor: CaptureCursor, signal?: AbortSignal) {
   signal?.throwIfAborted();
   return pull(cursor);
 }

@@ -14,8 +14,8 @@ import {
   stringEnd,
   type TimeOut,
 } from "@tracemill/core";
+import { readLinesAt } from "../suricata/line-tail.js";
 import type { AttackFlow } from "./attack-sessions.js";
-import { readLinesAt } from "./line-tail.js";
 
 /** A flow id as alerts and flow records share it (see eveFlowKey). */
 export type FlowKey = number | string;

@@ -2,7 +2,7 @@
 // neither) in a temporary file; an empty one is refused early.
 import fs from "node:fs";
 import { openPacketSource, PcapngWriter, TracemillError } from "@tracemill/core";
-import { gunzipToFile } from "../capture/gunzip.js";
+import { gunzipToFile } from "../input/gunzip.js";
 import { forEachPacket } from "./packet-stream.js";
 
 /** Bytes read to look for a first packet. */

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runSuricataOnCapture } from "../suricata/suricata-run.js";
 import { forEachPacket } from "./packet-stream.js";
-import { runSuricataOnCapture } from "./suricata-run.js";
 
 export interface PacketCopy {
   tsSec: number;

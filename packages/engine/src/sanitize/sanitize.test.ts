@@ -8,7 +8,7 @@ import { type CapturedPacket, readUnified2, TcpFlag } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, fixturesDir } from "../../../../test/helpers/fixtures.js";
 import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../../../core/src/testing/index.js";
-import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
+import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
 import { sanitize } from "./sanitize.js";
 import { countAlerts, readPackets, splitDifference } from "./sanitize-testing.js";
 

@@ -5,16 +5,16 @@ import os from "node:os";
 import path from "node:path";
 import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
+import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
+import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "../suricata/suricata-run.js";
 import { AlertCounter } from "./alert-summary.js";
 import { AlertedFlows } from "./alerted-flows.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
 import { EveFlowReader, type FlowKey, readEveFlowsAt } from "./eve-files.js";
 import { FlowIdTable } from "./flow-id-table.js";
 import { plainCapture } from "./plain-capture.js";
-import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "./rulesets.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
 import { suricataInput } from "./suricata-input.js";
-import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
 import { Unified2File } from "./unified2-file.js";
 
 export interface SanitizeOptions {

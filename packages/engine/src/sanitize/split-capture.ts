@@ -8,13 +8,12 @@ import {
   type CaptureWarning,
   PacketDecoder,
   PacketRecord,
-  type PacketSource,
   TracemillError,
 } from "@tracemill/core";
 import type { OutputFile } from "../capability.js";
-import { type CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "../capture/index.js";
+import { type CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "../output/index.js";
 import type { AttackSessions } from "./attack-sessions.js";
-import { forEachPacket } from "./packet-stream.js";
+import { forEachPacket, type PacketOrigin } from "./packet-stream.js";
 
 export interface SplitOutput {
   name: string;
@@ -80,7 +79,7 @@ export async function splitCapture(
     if (!writer) return undefined;
     return writer.writeRecords(runBytes, runStart, runEnd, runCount) ? undefined : writer.drain();
   };
-  const place = (target: Side, packet: CapturedPacket, source: PacketSource): Promise<void> | undefined => {
+  const place = (target: Side, packet: CapturedPacket, source: PacketOrigin): Promise<void> | undefined => {
     const writer = target.writer as CaptureFileWriter;
     if (verbatim && packet instanceof PacketRecord) {
       const from = packet.offset - pcapRecordHeader;

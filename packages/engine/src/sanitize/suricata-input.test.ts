@@ -6,11 +6,11 @@ import path from "node:path";
 import { type CapturedPacket, LinkType, PcapngWriter } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, loopback, pcapFile, sll2, udp } from "../../../core/src/testing/index.js";
-import { suricataClassificationFile } from "./rulesets.js";
+import { suricataClassificationFile } from "../suricata/rulesets.js";
+import { runSuricataOnCapture } from "../suricata/suricata-run.js";
 import { sanitize } from "./sanitize.js";
 import { readPackets, splitDifference } from "./sanitize-testing.js";
 import { suricataInput } from "./suricata-input.js";
-import { runSuricataOnCapture } from "./suricata-run.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-suricata-input-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,11 @@
+// What every wizard step is given: the draft and how to change it. Its own module, so the forms and the steps they
+// list both import it without importing each other.
+import type { InputRole } from "@tracemill/contracts";
+import type { Draft } from "./draft.js";
+import type { PickedFile } from "./file-picker.js";
+
+export interface StepProps {
+  draft: Draft;
+  setInput(role: InputRole, picked: PickedFile | undefined): void;
+  setParam(name: string, value: unknown): void;
+}

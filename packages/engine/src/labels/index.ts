@@ -1,0 +1,12 @@
+// Public surface of engine/labels, what labelling shares with the images capability: the label source (attack
+// capture, alerts or a merge's provenance record) chosen and loaded, and the labeller that labels each session.
+export {
+  createLabeller,
+  type LabelSourceOptions,
+  labelOptionsForParts,
+  labelSourceSummary,
+  type PreparedLabeller,
+  provenanceBeside,
+} from "./create-labeller.js";
+export { type AlertFormat, type LoadedAlerts, loadAlerts, loadClassification } from "./load-alerts.js";
+export type { LabelMethod, SessionLabel, SessionLabeller } from "./session-labeller.js";

@@ -1,0 +1,8 @@
+// Public surface of engine/output: files written whole or not at all (a temporary name, renamed when complete).
+//
+//   const out = await openCaptureWriter("out.pcapng", { format: "pcapng", interfaces });
+//   if (!out.write(packet)) await out.drain();  …  await out.close(); // or out.abort()
+export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
+export { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
+export { OutputFile, type OutputFileOptions, outputError } from "./output-file.js";
+export { SUMMARY_FILE, writeSummary } from "./summary-file.js";

@@ -1,0 +1,26 @@
+// Public surface of engine/suricata: finding and running Suricata, one run over a capture with its EVE output read as
+// it is written, and the rulesets it runs (bundled and added); used by sanitize, by labelling for the bundled
+// classification.config, and by the server's ruleset pages.
+export {
+  type AddedRuleset,
+  type AddRulesetOptions,
+  addRuleset,
+  countRules,
+  type RulesetFigures,
+  removeRuleset,
+  rulesetFigures,
+} from "./ruleset-store.js";
+export {
+  bundledRulesetsDir,
+  checkRulesetName,
+  defaultRulesetDir,
+  listRulesets,
+  loadRuleset,
+  type Ruleset,
+  type RulesValidation,
+  resolveRuleset,
+  suricataClassificationFile,
+  validateRules,
+} from "./rulesets.js";
+export { installHint } from "./run-suricata.js";
+export { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "./suricata-run.js";
