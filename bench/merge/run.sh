@@ -37,7 +37,7 @@ CLI="$ROOT/apps/cli/bin/tracemill.js"
 for t in mergecap editcap capinfos reordercap node; do
   command -v "$t" >/dev/null || { echo "missing tool: $t" >&2; exit 1; }
 done
-[ -f "$ROOT/apps/cli/dist/main.js" ] || { echo "build first: npm run build" >&2; exit 1; }
+[ -f "$ROOT/apps/cli/dist/bundle/main.js" ] || { echo "build first: npm run build" >&2; exit 1; }
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 # timed LABEL OUTPUT CMD...: runs CMD $RUNS times, prints the median wall / CPU / max RSS. OUTPUT, the file CMD

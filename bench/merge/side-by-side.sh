@@ -25,7 +25,7 @@ OUT=${OUT:-/dev/shm/tracemill-side-by-side}
 CLI="$ROOT/apps/cli/bin/tracemill.js"
 
 [ -s "$BG" ] || { echo "no background capture at $BG" >&2; exit 1; }
-[ -f "$ROOT/apps/cli/dist/main.js" ] || { echo "build first: npm run build" >&2; exit 1; }
+[ -f "$ROOT/apps/cli/dist/bundle/main.js" ] || { echo "build first: npm run build" >&2; exit 1; }
 rm -rf "$OUT" && mkdir -p "$OUT"
 trap 'rm -rf "$OUT"' EXIT
 

@@ -10,10 +10,11 @@ import { cliPath, repoRoot, runCli, type ServedApp, serve } from "./run-cli.js";
 const rootVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version as string;
 
 describe("tracemill", () => {
-  it("prints the repository's version", () => {
-    const result = runCli(["--version"]);
-    expect(result.status).toBe(0);
-    expect(result.stdout.trim()).toBe(rootVersion);
+  it("prints the repository's version, with -V too, and the same through the commands with another option", () => {
+    for (const args of [["--version"], ["-V"], ["--debug", "--version"]]) {
+      const result = runCli(args);
+      expect([args, result.status, result.stdout]).toEqual([args, 0, `${rootVersion}\n`]);
+    }
   });
 
   it("runs as an executable file, with the engine's pass flags on its first line", () => {

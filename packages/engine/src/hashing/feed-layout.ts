@@ -41,3 +41,13 @@ export interface HashWorkerData {
 }
 
 export type HashWorkerMessage = { input: number; digest: string } | { input: number; error: string };
+
+/**
+ * How long the worker idles before its thread ends, for a process started with `execArgv`: 50 ms, since a background
+ * compile of its code may still be running and Node 20 aborts the process when one outlives its isolate
+ * (docs/architecture.md, "Worker threads"); none with `--no-concurrent-recompilation` (the command's, the jobs' and
+ * the tests' flag), where V8 compiles nothing in the background and the run would wait for nothing at its end.
+ */
+export function quietMs(execArgv: readonly string[]): number {
+  return execArgv.includes("--no-concurrent-recompilation") ? 0 : 50;
+}

@@ -12,16 +12,14 @@ import {
   type HashWorkerData,
   type HashWorkerMessage,
   PUBLISHED,
+  quietMs,
   SLOTS,
   STOP,
   word,
 } from "./feed-layout.js";
 
-/**
- * Idle this long before the thread ends: a background compile of this code may still be running, and Node 20 aborts
- * the process when one outlives its isolate (docs/architecture.md, "Worker threads").
- */
-const QUIET_MS = 50;
+/** Idle this long before the thread ends (quietMs). */
+const QUIET_MS = quietMs(process.execArgv);
 
 interface HashedInput {
   file: string | null;
@@ -108,4 +106,4 @@ while (left > 0 && Atomics.load(control, STOP) === 0) {
   if (!progress) Atomics.wait(control, DOORBELL, bell);
 }
 for (const input of inputs) if (input !== null && input.fd >= 0) fs.closeSync(input.fd);
-setTimeout(() => {}, QUIET_MS);
+if (QUIET_MS > 0) setTimeout(() => {}, QUIET_MS);

@@ -35,6 +35,18 @@ export function defaultHashingPlace(): HashingPlace {
   return cores > 1 && os.loadavg()[0] < cores + 1 ? "worker" : "first-pass";
 }
 
+/** A regular file up to this size is hashed on the thread that reads it: a worker's start costs more than that. */
+export const SMALL_INPUT_BYTES = 32 << 20;
+
+/**
+ * Where a pass that reads `file` alone hashes it: on its own thread when it is a small regular file, else on a worker
+ * (a pipe's size is unknown; a larger file's hashing would add to the pass's time on one thread).
+ */
+export function hashingPlaceFor(file: string): HashingPlace {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() && stat.size <= SMALL_INPUT_BYTES ? "first-pass" : "worker";
+}
+
 export interface InputDigestsOptions {
   /** Where inputs are hashed; default "worker". */
   place?: HashingPlace;

@@ -1,13 +1,16 @@
-// The session pass when it fails before reading: no hashing worker is left running (it would keep the CLI alive);
-// a CSV written into the caller's own output file is the same bytes and is left to the caller.
+// The session pass's hashing: a worker for a large input, none left running however the pass ends (it would keep the
+// CLI alive), the pass's own thread for a small file; a CSV written into the caller's own output file is the same
+// bytes and is left to the caller.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker as RealWorker } from "node:worker_threads";
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { extractFeatures } from "../extract/extract-features.js";
 import { OutputFile } from "../output/output-file.js";
+import { SMALL_INPUT_BYTES } from "../hashing/index.js";
 import { NO_DIGEST_NOTE, runSessionPass } from "./session-pass.js";
 
 const live = vi.hoisted(() => new Set<object>());
@@ -26,30 +29,70 @@ vi.mock("node:worker_threads", async (importOriginal) => {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const pcap = path.join(repo, "test/fixtures/capture/formats/same100_100-packets.pcap");
 
+/** A pcap just over SMALL_INPUT_BYTES, hashed on a worker: 64 KiB Ethernet frames of zeros (not IP, so ignored). */
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-session-pass-large-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const largePcap = path.join(scratch, "large.pcap");
+const frames = Math.ceil(SMALL_INPUT_BYTES / 65_536) + 1;
+{
+  const header = Buffer.alloc(24);
+  header.writeUInt32LE(0xa1b2c3d4, 0);
+  header.writeUInt16LE(2, 4);
+  header.writeUInt16LE(4, 6);
+  header.writeUInt32LE(262_144, 16);
+  header.writeUInt32LE(1, 20);
+  const record = Buffer.alloc(16 + 65_536);
+  record.writeUInt32LE(65_536, 8);
+  record.writeUInt32LE(65_536, 12);
+  const fd = fs.openSync(largePcap, "w");
+  fs.writeSync(fd, header);
+  for (let i = 0; i < frames; i++) {
+    record.writeUInt32LE(1_700_000_000 + i, 0);
+    fs.writeSync(fd, record);
+  }
+  fs.closeSync(fd);
+}
+
+const sha256Of = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+
 describe("runSessionPass", () => {
   it("leaves no worker running when the CSV cannot be created", async () => {
     const outDir = path.join(os.tmpdir(), "tracemill-no-such-dir", String(process.pid));
-    await expect(extractFeatures(pcap, { outDir })).rejects.toMatchObject({ code: "OUTPUT_FAILED" });
+    await expect(extractFeatures(largePcap, { outDir })).rejects.toMatchObject({ code: "OUTPUT_FAILED" });
     await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 1000 });
   });
 
-  it("ends its worker after a run that succeeds (the tracking above sees workers)", async () => {
+  it("hashes a large input on a worker that ends after a run that succeeds", async () => {
     const outDir = path.join(os.tmpdir(), `tracemill-session-pass-${process.pid}`);
     fs.mkdirSync(outDir, { recursive: true });
     const seen = live.size;
-    const run = extractFeatures(pcap, { outDir });
+    const run = extractFeatures(largePcap, { outDir });
     expect(live.size).toBe(seen + 1);
-    expect((await run).summary.packets.read).toBe(100);
+    const { summary } = await run;
+    expect(summary.packets.read).toBe(frames);
+    expect(summary.input.sha256).toBe(sha256Of(largePcap));
     await vi.waitFor(() => expect(live.size).toBe(seen), { timeout: 1000 });
     fs.rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it("hashes a small file on the pass's own thread: no worker, the file's digest", async () => {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-session-pass-"));
+    try {
+      await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 1000 });
+      const run = extractFeatures(pcap, { outDir });
+      expect(live.size).toBe(0);
+      expect((await run).summary.input.sha256).toBe(sha256Of(pcap));
+    } finally {
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
   });
 
   it("starts no worker and records no digest when none is wanted, the CSV the same", async () => {
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-session-pass-"));
     try {
-      const hashed = await extractFeatures(pcap, { outDir, csvPath: path.join(outDir, "hashed.csv") });
+      const hashed = await extractFeatures(largePcap, { outDir, csvPath: path.join(outDir, "hashed.csv") });
       await vi.waitFor(() => expect(live.size).toBe(0), { timeout: 1000 });
-      const run = extractFeatures(pcap, { outDir, digest: false });
+      const run = extractFeatures(largePcap, { outDir, digest: false });
       expect(live.size).toBe(0);
       const { summary } = await run;
       expect(summary.input).toEqual({ ...hashed.summary.input, sha256: null, sha256Note: NO_DIGEST_NOTE });

@@ -14,7 +14,7 @@ import {
   TracemillError,
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
-import { givenHash, InputDigests } from "../hashing/index.js";
+import { givenHash, hashingPlaceFor, InputDigests } from "../hashing/index.js";
 import { FileRowSpill, OutputFile, ROW_MEMORY_BYTES } from "../output/index.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { checkedFlowOptions, type FlowOptions } from "./flow-options.js";
@@ -199,9 +199,10 @@ export async function runSessionPass<S>(
 }
 
 /**
- * The SHA-256 of each input of the pass, one input at a time (a hashing worker each, its digest taken once its input
- * is read). The reader waits for the hashing rather than run ahead of it: on one core a worker left behind would read
- * the file a second time. An input whose digest is given, or none wanted (null), is not hashed.
+ * The SHA-256 of each input of the pass, one input at a time (a hashing worker each, or the pass's own thread for a
+ * small file; its digest taken once its input is read). The reader waits for the hashing rather than run ahead of
+ * it: on one core a worker left behind would read the file a second time. An input whose digest is given, or none
+ * wanted (null), is not hashed.
  */
 class DigestsInTurn {
   readonly sha256: (string | null)[] = [];
@@ -218,7 +219,8 @@ class DigestsInTurn {
       this.sha256[index] = given;
       return undefined;
     }
-    const digests = new InputDigests([this.inputs[index]], [undefined], { wait: true });
+    const input = this.inputs[index];
+    const digests = new InputDigests([input], [undefined], { place: hashingPlaceFor(input), wait: true });
     this.current = digests;
     return {
       tap: digests.tap(0),
