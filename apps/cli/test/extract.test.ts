@@ -30,7 +30,7 @@ describe("tracemill extract", () => {
     const summary = JSON.parse(fs.readFileSync(path.join(dir, "features.summary.json"), "utf8"));
     expect(summary.input.name).toBe("wikipedia-browse.pcap");
     expect(summary.input.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(summary.options).toEqual({ idleTimeout: 60, activeTimeout: 1800, length: "ip" });
+    expect(summary.options).toEqual({ features: ["tracemill"], idleTimeout: 60, activeTimeout: 1800, length: "ip" });
     expect(summary.complete).toBe(true);
     expect(summary.csv.rows).toBe(first.toString().trimEnd().split("\n").length - 1);
     expect(summary.packets.read).toBe(136);

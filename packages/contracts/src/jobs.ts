@@ -11,6 +11,12 @@ export type JobStatus = z.infer<typeof jobStatus>;
 
 /** Session options shared by every capability that extracts features. */
 export const flowParams = z.object({
+  // The feature sets whose columns follow the session key, in that order (GET /api/feature-sets lists them).
+  features: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a feature set's name"))
+    .min(1)
+    .max(8)
+    .default(["tracemill"]),
   idleTimeout: z.number().positive().max(86_400).default(120),
   // At most core's MAX_ACTIVE_TIMEOUT_SEC: a session's times stay exact integers (docs/features.md, "Number formats").
   activeTimeout: z.number().positive().max(8_000_000).default(1800),
@@ -193,6 +199,16 @@ export type Job = z.infer<typeof job>;
 /** A Suricata ruleset the sanitize capability can use (params.ruleset names its id). */
 export const ruleset = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
 export type Ruleset = z.infer<typeof ruleset>;
+
+/** A feature set a job can choose (params.features names it): its columns after the session key. */
+export const featureSetInfo = z.object({
+  name: z.string(),
+  description: z.string(),
+  columns: z.array(z.object({ name: z.string(), type: z.enum(["int", "real", "time", "string", "list"]) })),
+  /** Timeouts (seconds) the CLI uses when this set is a run's only one; a client may offer them likewise. */
+  defaults: z.object({ idleTimeout: z.number().optional(), activeTimeout: z.number().optional() }),
+});
+export type FeatureSetInfo = z.infer<typeof featureSetInfo>;
 
 export const health = z.object({ status: z.literal("ok"), version: z.string() });
 export type Health = z.infer<typeof health>;

@@ -186,6 +186,12 @@ export function numberOption(what: string, check: (value: number) => boolean = N
 export function addSessionOptions(command: Command): Command {
   return command
     .option(
+      "--features <sets>",
+      "feature sets whose columns follow the session key, comma-separated, in that order (default tracemill; " +
+        "docs/features/ describes each)",
+      featuresOption,
+    )
+    .option(
       "--idle-timeout <s>",
       "idle timeout in seconds (default 120)",
       numberOption(`a positive number up to ${MAX_IDLE_TIMEOUT_SEC}`, (v) => v > 0 && v <= MAX_IDLE_TIMEOUT_SEC),
@@ -200,6 +206,7 @@ export function addSessionOptions(command: Command): Command {
 }
 
 export interface SessionCommandOptions {
+  features?: string[];
   idleTimeout?: number;
   activeTimeout?: number;
   length?: "ip" | "frame";
@@ -210,11 +217,24 @@ export interface SessionCommandOptions {
 /** The shared session options as the engine takes them. */
 export function sessionOptions(options: SessionCommandOptions): SessionCommandOptions {
   return {
+    features: options.features,
     idleTimeout: options.idleTimeout,
     activeTimeout: options.activeTimeout,
     length: options.length,
     digest: options.digest,
   };
+}
+
+/**
+ * Parses --features: names separated by commas. Which names exist is the engine's to say (a one-line error listing
+ * them), so that the command's start loads no feature code.
+ */
+function featuresOption(text: string): string[] {
+  const names = text.split(",").map((name) => name.trim());
+  if (names.some((name) => !/^[a-z0-9][a-z0-9-]*$/.test(name))) {
+    throw new InvalidArgumentError(`feature set names separated by commas expected, got "${text}"`);
+  }
+  return names;
 }
 
 function lengthOption(text: string): "ip" | "frame" {

@@ -1,6 +1,6 @@
 // /api/files, /api/jobs and their downloads and live progress: each route parses and calls one service function.
 import type {} from "@fastify/multipart";
-import type { Ruleset } from "@tracemill/contracts";
+import type { FeatureSetInfo, Ruleset } from "@tracemill/contracts";
 import { bundledRulesetsDir, listRulesets, type RulesetFigures, rulesetFigures } from "@tracemill/engine";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
@@ -9,6 +9,7 @@ import { requireSignIn } from "../http/require-sign-in.js";
 import { safeName, sendFile } from "../http/send-file.js";
 import { sendZip } from "../http/send-zip.js";
 import { currentUser } from "../http/session-cookie.js";
+import { featureSetList } from "../services/feature-sets.js";
 import { HttpError } from "../services/http-error.js";
 
 type WithId = FastifyRequest<{ Params: { id: string } }>;
@@ -36,6 +37,8 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
       })),
     );
   });
+
+  app.get("/api/feature-sets", async (): Promise<FeatureSetInfo[]> => featureSetList());
 
   app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
   app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));

@@ -24,6 +24,7 @@ import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/
 import type { FileStore } from "../storage/file-store.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { CurrentUser } from "./accounts.js";
+import { checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
 
@@ -160,6 +161,8 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
           params.error.issues.map((i) => `Invalid parameter ${i.path.join(".") || "params"}: ${i.message}`),
         );
       }
+      const features = (params.data as { features?: string[] }).features;
+      if (features !== undefined) checkFeatureSets(features);
       if (request.capability === "sanitize" && !request.inputs.rules) {
         await checkRuleset((params.data as { ruleset: string }).ruleset);
       }

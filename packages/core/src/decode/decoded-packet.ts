@@ -64,6 +64,8 @@ export interface DecodedPacket {
   transportHeaderLength: number;
   /** TCP flags byte (see TcpFlag); 0 for UDP, and for a TCP header cut before its flags byte (byte 13). */
   tcpFlags: number;
+  /** TCP window field as sent (not scaled); 0 for UDP, and for a TCP header cut before its window bytes (14–15). */
+  tcpWindow: number;
   /** ipLength − ipHeaderLength − transportHeaderLength: payload bytes per the IP header, not the captured bytes. */
   payloadLength: number;
   /** Offset of the IP header in the packet's data; -1 without IP. */
@@ -107,6 +109,7 @@ export function createDecodedPacket(): DecodedPacket {
     ipHeaderLength: 0,
     transportHeaderLength: 0,
     tcpFlags: 0,
+    tcpWindow: 0,
     payloadLength: 0,
     ipOffset: -1,
     transportOffset: -1,

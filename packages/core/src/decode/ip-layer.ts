@@ -157,7 +157,8 @@ function laterFragment(out: DecodedPacket): DecodedPacket {
 /**
  * TCP or UDP header at `t`; the IP datagram (per its header) ends at `ipEnd`. The ports (the first 4 bytes) must be
  * captured. A TCP header cut after them gives what was captured: its length when the data-offset byte (12) is there,
- * its flags when the flags byte (13) is; otherwise 0 (docs/formats.md, "Truncated and malformed").
+ * its flags when the flags byte (13) is, its window when both window bytes (14, 15) are; otherwise 0 (docs/formats.md,
+ * "Truncated and malformed").
  */
 function decodeTransport(d: Uint8Array, t: number, end: number, ipEnd: number, out: DecodedPacket): DecodedPacket {
   const protocol = out.protocol;
@@ -170,6 +171,7 @@ function decodeTransport(d: Uint8Array, t: number, end: number, ipEnd: number, o
       headerLength = (d[t + 12] >> 4) << 2;
       if (headerLength < 20 || t + headerLength > ipEnd) return malformedHeader(out);
       if (t + 13 < end) out.tcpFlags = d[t + 13];
+      if (t + 15 < end) out.tcpWindow = (d[t + 14] << 8) | d[t + 15];
     }
     out.srcPort = (d[t] << 8) | d[t + 1];
     out.dstPort = (d[t + 2] << 8) | d[t + 3];

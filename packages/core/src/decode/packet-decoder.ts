@@ -27,6 +27,7 @@ export class PacketDecoder {
     out.ipHeaderLength = 0;
     out.transportHeaderLength = 0;
     out.tcpFlags = 0;
+    out.tcpWindow = 0;
     out.payloadLength = 0;
     out.ipOffset = -1;
     out.transportOffset = -1;

@@ -74,8 +74,8 @@ describe("truncation sweep", () => {
         // Complete headers: the same packet, lengths from the IP header.
         expect(same).toEqual({ ...full, src: null, dst: null });
       } else if (cut >= portsEnd) {
-        // A TCP header cut after the ports has its data offset (byte 12) and flags (byte 13) only when captured; a
-        // UDP header's length is 8 whatever was captured.
+        // A TCP header cut after the ports has its data offset (byte 12), flags (byte 13) and window (bytes 14–15)
+        // only when captured; a UDP header's length is 8 whatever was captured.
         const lengthKnown = full.kind === DecodeKind.Udp || cut > t + 12;
         const transportHeaderLength = lengthKnown ? full.transportHeaderLength : 0;
         expect({ cut, ...same }).toEqual({
@@ -85,6 +85,7 @@ describe("truncation sweep", () => {
           dst: null,
           transportHeaderLength,
           tcpFlags: cut > t + 13 ? full.tcpFlags : 0,
+          tcpWindow: cut > t + 15 ? full.tcpWindow : 0,
           payloadLength: full.ipLength - full.ipHeaderLength - transportHeaderLength,
         });
       } else {

@@ -4,10 +4,15 @@ import type { Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 
 /**
- * What update() sees of a packet: no more than the session record can give back, because a session's first packet
- * reaches the groups only at its second packet or at its end, rebuilt from the record (FeatureSet.start).
+ * What update() sees of a packet: no more than the feature set can give back, because a session's first packet
+ * reaches the groups only at its second packet or at its end, rebuilt from the session record and, for
+ * `payloadLength` and `window`, from what the feature set keeps of first packets when a group of the run declares
+ * `firstPacketDetail` (FeatureSet.start).
  */
-export type GroupPacket = Pick<FlowPacket, "time" | "gap" | "length" | "headerLength" | "tcpFlags" | "forward">;
+export type GroupPacket = Pick<
+  FlowPacket,
+  "time" | "gap" | "length" | "headerLength" | "tcpFlags" | "payloadLength" | "window" | "forward"
+>;
 
 /**
  * A column's values, for a reader of the CSV and a columnar writer: "int" a whole number; "real" a decimal number
@@ -34,9 +39,15 @@ export interface Column {
  *
  * `kind` says what the columns of a one-packet session depend on (three sessions in four have one packet):
  * - "measuring": only on that packet's length, header length, TCP flags, protocol and direction (not its time, its
- *   addresses or its ports), so the text of a set made of measuring groups is kept by that key and copied for the
- *   next such session (OnePacketColumns). The one-packet rows test checks this for every measuring group;
- * - "naming": on the session record's names and times too (the session key): written anew for every session.
+ *   payload length or window, its addresses or its ports), so the text of a set made of measuring groups is kept by
+ *   that key and copied for the next such session (OnePacketColumns). The one-packet rows test checks this for every
+ *   measuring group;
+ * - "naming": on anything else of the session or its packet too (the session key; a group reading a packet's window
+ *   or payload length): written anew for every session.
+ *
+ * `firstPacketDetail`: the group reads `payloadLength` or `window`, which the session record does not keep; the
+ * feature set then keeps them for every session's first packet (8 bytes per record slot) so that the replay gives
+ * them back. Without it they read 0 in a replayed first packet.
  *
  * `name` is the group's file name in groups/, where it is exported under the same name in camelCase: the generated
  * dispatch (feature-dispatch.generated.ts) imports it from there.
@@ -47,6 +58,7 @@ export interface FeatureGroup {
   readonly columns: readonly Column[];
   readonly sideSlots: number;
   readonly flowSlots: number;
+  readonly firstPacketDetail?: boolean;
   update?(state: Float64Array, side: number, flow: number, packet: GroupPacket): void;
   finish(state: Float64Array, fwd: number, bwd: number, flow: number, session: Session, row: RowBuilder): void;
 }
@@ -60,6 +72,11 @@ export interface FeatureSetDefinition {
   readonly name: string;
   readonly description: string;
   readonly groups: readonly FeatureGroup[];
+  /**
+   * Session options (seconds) that replace Tracemill's defaults when this set is the run's only one and the run does
+   * not set them (a set reproducing a tool's flow boundaries, as cic does CICFlowMeter's).
+   */
+  readonly defaults?: { readonly idleTimeout?: number; readonly activeTimeout?: number };
 }
 
 /**

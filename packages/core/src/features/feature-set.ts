@@ -1,7 +1,7 @@
 // The feature sets' state and rows over one pass: per session a state (lazily), per packet the sets' updates, at the
 // end the session key's columns and each set's, side by side in one row.
 import { createFlowPacket, type FlowPacket } from "../flow/flow-packet.js";
-import type { Session } from "../flow/session.js";
+import { CHUNK_MASK, CHUNK_SHIFT, type Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 import { DISPATCH } from "./feature-dispatch.generated.js";
 import type { FeatureSetDefinition, GroupPacket, SetDispatch } from "./feature-group.js";
@@ -9,7 +9,7 @@ import { DEFAULT_FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
 import { OnePacketColumns } from "./one-packet-columns.js";
 
 /** The names of a row's feature columns: the session key's, then each set's. */
-const columnNames = (sets: readonly FeatureSetDefinition[]): readonly string[] =>
+export const columnNames = (sets: readonly FeatureSetDefinition[]): readonly string[] =>
   [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns.map((column) => column.name)));
 
 /** The CSV header names of the default sets' feature columns (SPEC.md §3's 50), in order. */
@@ -81,6 +81,11 @@ export class FeatureSet {
   private readonly updateParts: Update;
   /** Slab slots per session: the blocks, padded to whole 64-byte cache lines. */
   readonly stateSize: number;
+  /**
+   * When a group of the run declares firstPacketDetail: each record slot's first packet's payload length and window,
+   * two words a slot, in chunks of the flow store's size (slot >>> CHUNK_SHIFT); else null.
+   */
+  private readonly firstDetail: Int32Array[] | null;
 
   /** `sets`: the sets whose columns follow the session key's, in that order. */
   constructor(sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS) {
@@ -104,6 +109,8 @@ export class FeatureSet {
       at += 2 * sideSlots + flowSlots;
     }
     this.parts = parts;
+    const detail = [SESSION_KEY, ...sets].some((set) => set.groups.some((group) => group.firstPacketDetail === true));
+    this.firstDetail = detail ? [] : null;
     this.updateParts = sequence(parts.filter((part) => part.dispatch.update !== undefined));
     this.columns = columnNames(sets);
     this.stateSize = Math.max(1, Math.ceil(at / 8)) * 8;
@@ -121,6 +128,15 @@ export class FeatureSet {
     session.ownerWord0 = -1 - first.tcpFlags;
     session.ownerWord1 = first.headerLength;
     this.starting = true;
+    const detail = this.firstDetail;
+    if (detail !== null) {
+      const slot = first.slot;
+      const chunk = slot >>> CHUNK_SHIFT;
+      while (detail.length <= chunk) detail.push(new Int32Array(2 << CHUNK_SHIFT));
+      const at = (slot & CHUNK_MASK) << 1;
+      detail[chunk][at] = first.payloadLength;
+      detail[chunk][at + 1] = first.window;
+    }
   }
 
   /**
@@ -201,6 +217,13 @@ export class FeatureSet {
     first.length = (forward ? session.fwdBytes : session.bwdBytes) - later;
     first.headerLength = session.ownerWord1;
     first.tcpFlags = -1 - session.ownerWord0;
+    const detail = this.firstDetail;
+    if (detail !== null) {
+      const slot = session.slot;
+      const words = detail[slot >>> CHUNK_SHIFT];
+      first.payloadLength = words[(slot & CHUNK_MASK) << 1];
+      first.window = words[((slot & CHUNK_MASK) << 1) + 1];
+    }
     first.forward = forward;
     session.ownerWord0 = state + 1;
     this.update(state, first);

@@ -1,5 +1,6 @@
 // Every feature set a run can choose, and the session key that starts every row: the one list the dispatch is
 // generated from (feature-dispatch.test.ts).
+import { TracemillError } from "../errors.js";
 import type { FeatureSetDefinition } from "./feature-group.js";
 import { endpoints } from "./groups/endpoints.js";
 import { tracemill } from "./sets/tracemill.js";
@@ -16,3 +17,21 @@ export const FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill];
 
 /** The sets a run computes when it names none. */
 export const DEFAULT_FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill];
+
+/**
+ * The sets named, in the order given, each once; BAD_OPTION naming an unknown name and the known ones. An empty list
+ * is the default sets.
+ */
+export function featureSetsNamed(names: readonly string[]): readonly FeatureSetDefinition[] {
+  if (names.length === 0) return DEFAULT_FEATURE_SETS;
+  const chosen: FeatureSetDefinition[] = [];
+  for (const name of names) {
+    const set = FEATURE_SETS.find((candidate) => candidate.name === name);
+    if (set === undefined) {
+      const known = FEATURE_SETS.map((candidate) => candidate.name).join(", ");
+      throw new TracemillError("BAD_OPTION", `unknown feature set "${name}" (known: ${known})`, { features: name });
+    }
+    if (!chosen.includes(set)) chosen.push(set);
+  }
+  return chosen;
+}

@@ -8,8 +8,8 @@ export type {
   GroupPacket,
   SetDispatch,
 } from "./feature-group.js";
-export { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
-export { DEFAULT_FEATURE_SETS, FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
+export { columnNames, FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
+export { DEFAULT_FEATURE_SETS, FEATURE_SETS, featureSetsNamed, SESSION_KEY } from "./feature-sets.js";
 export {
   addMoments,
   addValue,

@@ -22,6 +22,10 @@ export interface FlowPacket {
   headerLength: number;
   /** TCP flags byte; 0 for UDP. */
   tcpFlags: number;
+  /** Transport payload bytes per the IP header (DecodedPacket.payloadLength), whatever `length` counts. */
+  payloadLength: number;
+  /** TCP window field as sent (not scaled); 0 for UDP. */
+  window: number;
   /** True when the packet goes from the session's forward side to its backward side. */
   forward: boolean;
   /** The session record's store slot (Session.slot), so that a hook can find per-record state without the record. */
@@ -41,6 +45,8 @@ export function createFlowPacket(): FlowPacket {
     length: 0,
     headerLength: 0,
     tcpFlags: 0,
+    payloadLength: 0,
+    window: 0,
     forward: true,
     slot: 0,
   };

@@ -130,6 +130,8 @@ export class FlowTable {
     packet.length = length;
     packet.headerLength = decoded.ipHeaderLength + decoded.transportHeaderLength;
     packet.tcpFlags = decoded.tcpFlags;
+    packet.payloadLength = decoded.payloadLength;
+    packet.window = decoded.tcpWindow;
 
     const v4 = decoded.ipVersion === 4;
     const endpoints = this.endpoints;

@@ -1,10 +1,20 @@
-// The session options of the pass (timeouts, packet length), with their defaults and their checks.
-import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC, TracemillError } from "@tracemill/core";
+// The session options of the pass (feature sets, timeouts, packet length), with their defaults and their checks.
+import { TracemillError } from "@tracemill/core/errors";
+import { featureSetsNamed } from "@tracemill/core/features";
+import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC } from "@tracemill/core/flow";
 
 export interface FlowOptions {
-  /** Seconds without a packet after which a session ends. Default 120. */
+  /**
+   * The feature sets whose columns the rows carry after the session key, by name, in that order (core/features,
+   * FEATURE_SETS). Default ["tracemill"].
+   */
+  features?: readonly string[];
+  /** Seconds without a packet after which a session ends. Default 120 (or the only set's own default). */
   idleTimeout?: number;
-  /** Seconds after its first packet at which a session ends (the next packet starts a new one). Default 1800. */
+  /**
+   * Seconds after its first packet at which a session ends (the next packet starts a new one). Default 1800 (or the
+   * only set's own default).
+   */
   activeTimeout?: number;
   /** Bytes a packet counts for: the IP packet length (default) or the frame's original length on the wire. */
   length?: "ip" | "frame";
@@ -12,8 +22,12 @@ export interface FlowOptions {
 
 /** The session options with their defaults, or BAD_OPTION naming the one that is wrong. */
 export function checkedFlowOptions(options: FlowOptions): Required<FlowOptions> {
-  const idleTimeout = options.idleTimeout ?? 120;
-  const activeTimeout = options.activeTimeout ?? 1800;
+  const sets = featureSetsNamed(options.features ?? []);
+  // A set that reproduces a tool's sessions brings that tool's timeouts, when it is the only set of the run.
+  const own = sets.length === 1 ? sets[0].defaults : undefined;
+  const features = sets.map((set) => set.name);
+  const idleTimeout = options.idleTimeout ?? own?.idleTimeout ?? 120;
+  const activeTimeout = options.activeTimeout ?? own?.activeTimeout ?? 1800;
   const length = options.length ?? "ip";
   for (const [name, value, max] of [
     ["idle timeout", idleTimeout, MAX_IDLE_TIMEOUT_SEC],
@@ -30,5 +44,5 @@ export function checkedFlowOptions(options: FlowOptions): Required<FlowOptions> 
   if (length !== "ip" && length !== "frame") {
     throw new TracemillError("BAD_OPTION", `--length must be "ip" or "frame" (got ${String(length)})`, { length });
   }
-  return { idleTimeout, activeTimeout, length };
+  return { features, idleTimeout, activeTimeout, length };
 }

@@ -10,6 +10,7 @@ import {
   FlowTable,
   FragmentTracker,
   type FragmentTrackerStats,
+  featureSetsNamed,
   PacketDecoder,
   type Session,
 } from "@tracemill/core";
@@ -54,7 +55,7 @@ export async function runFlowPipeline(
   run: ReadProgress & { eachInput?: EachInput } = {},
 ): Promise<FlowResult> {
   const inputs = typeof input === "string" ? [input] : input;
-  const features = new FeatureSet();
+  const features = new FeatureSet(featureSetsNamed(options.features ?? []));
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;

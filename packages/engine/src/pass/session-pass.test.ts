@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { Worker as RealWorker } from "node:worker_threads";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { extractFeatures } from "../extract/extract-features.js";
-import { OutputFile } from "../output/output-file.js";
 import { SMALL_INPUT_BYTES } from "../hashing/index.js";
+import { OutputFile } from "../output/output-file.js";
 import { NO_DIGEST_NOTE, runSessionPass } from "./session-pass.js";
 
 const live = vi.hoisted(() => new Set<object>());

@@ -5,9 +5,10 @@ import path from "node:path";
 import {
   type CapturedPacket,
   type CaptureWarning,
+  columnNames,
   csvHeaderLine,
-  FEATURE_COLUMNS,
   type FlowPacket,
+  featureSetsNamed,
   OrderedRows,
   RowBuilder,
   type Session,
@@ -133,7 +134,7 @@ export async function runSessionPass<S>(
   const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
   const digests = new DigestsInTurn(captures, given);
   const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
-  const columns = [...FEATURE_COLUMNS, ...extraColumns];
+  const columns = [...columnNames(featureSetsNamed(flow.features)), ...extraColumns];
   let rows = 0;
   /** The hooks' state of each session record, by store slot. */
   const states: S[] = [];
