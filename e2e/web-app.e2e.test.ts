@@ -248,8 +248,10 @@ describe("web app", () => {
     await victim.waitFor({ state: "detached" });
 
     await page.goto(`${app.url}/ui/resources/feature/set`);
-    await page.locator("tbody tr").nth(49).waitFor();
-    expect(await page.locator("tbody tr").count()).toBe(50);
+    const tracemill = page.getByRole("table", { name: "tracemill", exact: true });
+    await tracemill.locator("tbody tr").nth(43).waitFor();
+    expect(await tracemill.locator("tbody tr").count()).toBe(44);
+    expect(await page.getByRole("table", { name: "Session key" }).locator("tbody tr").count()).toBe(6);
     await shot("feature-set");
     await page.goto(`${app.url}/ui/resources/file/formats`);
     await page.getByRole("heading", { name: "File Formats" }).waitFor();

@@ -20,6 +20,7 @@ export interface OutputFile {
 
 export type OutputKind =
   | "features-csv"
+  | "features-parquet"
   | "labelled-csv"
   | "classified-csv"
   | "ipt-txt"

@@ -202,6 +202,11 @@ export function addSessionOptions(command: Command): Command {
       numberOption(`a positive number up to ${MAX_ACTIVE_TIMEOUT_SEC}`, (v) => v > 0 && v <= MAX_ACTIVE_TIMEOUT_SEC),
     )
     .option("--length <mode>", "packet length: ip (IP header's length, default) or frame", lengthOption)
+    .option(
+      "--splt <n>",
+      "packets in the nfstream set's early-packet sequences, 0 to 255 (default 32)",
+      numberOption("a whole number from 0 to 255", (v) => Number.isInteger(v) && v >= 0 && v <= 255),
+    )
     .option("--no-digest", "take no SHA-256 of the input (the summary's sha256 is then null)");
 }
 
@@ -210,6 +215,7 @@ export interface SessionCommandOptions {
   idleTimeout?: number;
   activeTimeout?: number;
   length?: "ip" | "frame";
+  splt?: number;
   /** False with --no-digest. */
   digest?: boolean;
 }
@@ -221,6 +227,7 @@ export function sessionOptions(options: SessionCommandOptions): SessionCommandOp
     idleTimeout: options.idleTimeout,
     activeTimeout: options.activeTimeout,
     length: options.length,
+    splt: options.splt,
     digest: options.digest,
   };
 }

@@ -3,9 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { TracemillError } from "@tracemill/core";
 import type { ExtractSummary } from "@tracemill/engine/extract";
 import type { SingleBar } from "cli-progress";
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { interruptSignal } from "../interrupt.js";
 import {
   addSessionOptions,
@@ -25,6 +26,7 @@ import {
 interface ExtractCommandOptions extends SessionCommandOptions {
   output?: string;
   summary?: string;
+  format: "csv" | "parquet";
 }
 
 export function extractCommand(): Command {
@@ -32,9 +34,19 @@ export function extractCommand(): Command {
     .description("write one CSV row of 50 features per TCP/UDP session (to standard output without -o)")
     .argument("<capture...>", CAPTURES_HELP, capturesArgument)
     .option("-o, --output <file>", "CSV file (its run summary goes beside it as <name>.summary.json)", outputFileOption)
-    .option("--summary <file>", "run summary (JSON) file", outputFileOption);
+    .option("--summary <file>", "run summary (JSON) file", outputFileOption)
+    .addOption(
+      new Option("--format <format>", "rows as CSV or as a typed Parquet file (which needs -o)")
+        .choices(["csv", "parquet"])
+        .default("csv"),
+    );
   return addSessionOptions(command).action(async (captures: string[], options: ExtractCommandOptions) => {
     const toStdout = options.output === undefined;
+    if (toStdout && options.format === "parquet")
+      throw new TracemillError(
+        "BAD_OPTION",
+        "--format parquet needs -o <file>: Parquet is not written to standard output",
+      );
     if (!toStdout || options.summary) refuseOverwriting(captures, [options.output, options.summary]);
     const scratch = toStdout ? await fs.promises.mkdtemp(path.join(os.tmpdir(), "tracemill-extract-")) : undefined;
     const csvPath = toStdout ? path.join(scratch!, "features.csv") : path.resolve(options.output!);
@@ -49,6 +61,7 @@ export function extractCommand(): Command {
         ...sessionOptions(options),
         outDir: path.dirname(csvPath),
         csvPath,
+        format: options.format,
         summaryPath: path.resolve(summaryPath),
         signal: interruptSignal(),
         onProgress: bar && ((progress) => bar.update(Math.floor(progress.percent * 10))),
@@ -58,10 +71,11 @@ export function extractCommand(): Command {
       bar?.stop();
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
+      const { csv, parquet } = summary as { csv?: { rows: number }; parquet?: { rows: number } };
       reportDamage(
         damagedCapture(captures, { ...summary }),
         { ...summary },
-        `the CSV holds the ${counted(summary.csv.rows, "session")} ${heldBefore(captures)}`,
+        `the ${csv ? "CSV" : "Parquet file"} holds the ${counted((csv ?? parquet)!.rows, "session")} ${heldBefore(captures)}`,
       );
     } finally {
       bar?.stop();
@@ -94,7 +108,7 @@ function trackRate(bar: SingleBar): (read: number) => void {
   };
 }
 
-function describe(summary: ExtractSummary, csv: string | undefined): string {
+function describe(summary: ExtractSummary<"csv" | "parquet">, csv: string | undefined): string {
   const { packets, sessions } = summary;
   const where = csv === undefined ? "" : ` → ${csv}`;
   return `${counted(sessions.total, "session")} from ${packets.decoded} of ${counted(packets.read, "packet")}${where}\n`;

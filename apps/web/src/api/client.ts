@@ -1,6 +1,7 @@
 // Every call the web app makes to the server, in one place: paths, credentials, error shapes.
 import type {
   CreateJobRequest,
+  FeatureSetInfo,
   Job,
   Ruleset,
   SessionUser,
@@ -61,6 +62,7 @@ export const api = {
   deleteJob: (id: string) => call<unknown>("DELETE", `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>("POST", `/api/jobs/${encodeURIComponent(id)}/cancel`),
   rulesets: () => call<Ruleset[]>("GET", "/api/rulesets"),
+  featureSets: () => call<FeatureSetInfo[]>("GET", "/api/feature-sets"),
 
   outputUrl: (id: string, name: string) => `/api/jobs/${encodeURIComponent(id)}/outputs/${encodeURIComponent(name)}`,
   outputsZipUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/outputs.zip`,

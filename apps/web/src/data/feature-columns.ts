@@ -1,10 +1,15 @@
-// The session-feature columns shown on the Feature Set page, in CSV order, with their definitions (kept in step with
-// docs/features.md; feature-columns.test.ts checks the names and order against that page).
+// Definitions of the session key's columns and of the tracemill set's, in CSV order, for the Feature Set page (kept in
+// step with docs/features.md; feature-columns.test.ts checks the names and order against that page). The server lists
+// the sets and their columns; these add what a column means.
+import type { FeatureSetInfo } from "@tracemill/contracts";
+
 export interface FeatureColumn {
   name: string;
   definition: string;
   unit: string;
 }
+
+export type ColumnType = FeatureSetInfo["columns"][number]["type"];
 
 const dirs = [
   ["f", "forward", "F"],
@@ -32,18 +37,29 @@ const flag = (name: string): FeatureColumn => ({
   unit: "packets",
 });
 
-export const featureColumns: FeatureColumn[] = [
-  { name: "protocol", definition: "IANA protocol number: 6 for TCP, 17 for UDP", unit: "" },
-  { name: "ts", definition: "Time of the session's first packet, seconds since 1970-01-01 UTC", unit: "s" },
+/** The session key: the first columns of every row, whichever sets a job chose (the server does not list them). */
+export const sessionKeyColumns: (FeatureColumn & { type: ColumnType })[] = [
+  { name: "protocol", type: "int", definition: "IANA protocol number: 6 for TCP, 17 for UDP", unit: "" },
+  {
+    name: "ts",
+    type: "time",
+    definition: "Time of the session's first packet, seconds since 1970-01-01 UTC",
+    unit: "s",
+  },
   {
     name: "srcIP",
+    type: "string",
     definition:
       "Address of the forward side: the sender of the first packet (for a TCP session first seen at its SYN-ACK, the side that opened it); IPv4 dotted decimal, IPv6 as RFC 5952 text",
     unit: "",
   },
-  { name: "srcPrt", definition: "Port of the forward side", unit: "" },
-  { name: "dstIP", definition: "Address of the backward side", unit: "" },
-  { name: "dstPrt", definition: "Port of the backward side", unit: "" },
+  { name: "srcPrt", type: "int", definition: "Port of the forward side", unit: "" },
+  { name: "dstIP", type: "string", definition: "Address of the backward side", unit: "" },
+  { name: "dstPrt", type: "int", definition: "Port of the backward side", unit: "" },
+];
+
+/** The tracemill set's columns, after the key. */
+const tracemillColumns: FeatureColumn[] = [
   { name: "flowduration", definition: "Time of the last packet minus time of the first packet", unit: "s" },
   ...perDirection((d, word) => ({
     name: `total_${d}packets`,
@@ -98,6 +114,12 @@ export const featureColumns: FeatureColumn[] = [
   ...["fin", "syn", "rst", "ack", "urg", "cwr", "ece"].map(flag),
   { name: "downUpRatio", definition: "total_bpktl divided by total_fpktl (0 when total_fpktl is 0)", unit: "" },
 ];
+
+/** The column definitions known for a set, by the set's name. */
+export const definitionsBySet: Readonly<Record<string, readonly FeatureColumn[]>> = { tracemill: tracemillColumns };
+
+/** The columns of a features CSV with the tracemill set alone (SPEC.md §3's 50). */
+export const featureColumns: FeatureColumn[] = [...sessionKeyColumns, ...tracemillColumns];
 
 function cap(word: string): string {
   return word[0].toUpperCase() + word.slice(1);

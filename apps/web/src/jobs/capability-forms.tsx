@@ -4,6 +4,7 @@ import type { Capability, InputRole } from "@tracemill/contracts";
 import type { ReactNode } from "react";
 import { FlowParams, fromMerge, LabelModeStep, RulesetStep } from "./capability-steps.js";
 import { type Draft, defaultParams } from "./draft.js";
+import { FeatureSetChoice, missingFeatureSet } from "./feature-set-choice.js";
 import { FilePicker } from "./file-picker.js";
 import { NumberParam, SwitchParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
@@ -29,6 +30,17 @@ const noMissing = () => undefined;
 const flowAdvanced = (capability: Capability) => (props: StepProps) => (
   <FlowParams {...props} capability={capability} />
 );
+/** A session capability's step: its own fields, then the feature sets, on the page with the session options. */
+const flowStep = (step: FormStep): FormStep => ({
+  title: step.title,
+  render: (props) => (
+    <>
+      {step.render(props)}
+      <FeatureSetChoice {...props} />
+    </>
+  ),
+  missing: (draft) => step.missing(draft) ?? missingFeatureSet(draft),
+});
 
 export const capabilityForms: Record<Capability, CapabilityForm> = {
   extract: {
@@ -36,7 +48,9 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     mainRole: "capture",
     mainLabel: "Capture",
     intro: "Computes the session features of every TCP and UDP session of a capture, as one CSV row per session.",
-    steps: [{ title: "Parameters", render: () => <p>The defaults suit most captures.</p>, missing: noMissing }],
+    steps: [
+      flowStep({ title: "Parameters", render: () => <p>The defaults suit most captures.</p>, missing: noMissing }),
+    ],
     advanced: flowAdvanced("extract"),
   },
   sanitize: {
@@ -103,7 +117,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     intro:
       "Extracts the session features and labels each session: binary from a capture of the attacks, or multi-class from IDS alerts.",
     steps: [
-      {
+      flowStep({
         title: "Labelling",
         render: (p) => <LabelModeStep {...p} />,
         missing: (d) =>
@@ -114,7 +128,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
             : d.inputs.attacks || fromMerge(d)
               ? undefined
               : "Choose the attack capture",
-      },
+      }),
     ],
     advanced: flowAdvanced("label"),
   },
@@ -124,7 +138,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     mainLabel: "Capture",
     intro: "Writes the inter-packet times of every session as a text file, plus the session features CSV.",
     steps: [
-      {
+      flowStep({
         title: "Series",
         render: ({ draft, setParam }) => (
           <SwitchParam
@@ -134,7 +148,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
           />
         ),
         missing: noMissing,
-      },
+      }),
     ],
     advanced: flowAdvanced("ipt"),
   },
@@ -144,7 +158,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     mainLabel: "Capture",
     intro: "Draws the sessions as grayscale images of n × 280 pixels (zipped), plus the session features CSV.",
     steps: [
-      {
+      flowStep({
         title: "Images",
         render: ({ draft, setParam }) => (
           <>
@@ -168,7 +182,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
           typeof d.params.flowsPerImage === "number" && d.params.flowsPerImage >= 1
             ? undefined
             : "Set the number of sessions per image",
-      },
+      }),
     ],
     advanced: flowAdvanced("images"),
   },

@@ -4,13 +4,21 @@ import { useQuery } from "@tanstack/react-query";
 import type { Capability } from "@tracemill/contracts";
 import { useEffect } from "react";
 import { api } from "../api/client.js";
+import { useFeatureSets } from "../api/feature-sets.js";
 import { type Draft, defaultParams } from "./draft.js";
+import { chosenNames, ownTimeoutsHint } from "./feature-set-choice.js";
 import { FilePicker } from "./file-picker.js";
 import { ChoiceParam, NumberParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
 
 export function FlowParams({ draft, setParam, capability }: StepProps & { capability: Capability }) {
   const defaults = defaultParams(capability);
+  const sets = useFeatureSets();
+  const names = chosenNames(draft);
+  const ownTimeouts = ownTimeoutsHint(
+    (sets.data ?? []).filter((set) => names.includes(set.name)),
+    draft.params,
+  );
   return (
     <>
       <NumberParam
@@ -29,6 +37,7 @@ export function FlowParams({ draft, setParam, capability }: StepProps & { capabi
         defaultValue={defaults.activeTimeout as number}
         onChange={(v) => setParam("activeTimeout", v)}
       />
+      {ownTimeouts && <small className="hint">{ownTimeouts}</small>}
       <ChoiceParam
         label="Packet length measured as"
         value={(draft.params.length as "ip" | "frame") ?? "ip"}

@@ -42,6 +42,9 @@ function server() {
         { id: "et-open", name: "ET Open" },
       ],
     }),
+    "GET /api/feature-sets": () => ({
+      body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
+    }),
     "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
   });
 }
@@ -98,7 +101,7 @@ describe("job creation", () => {
       description: "for a test",
       public: false,
       capability: "extract",
-      params: { idleTimeout: 60, activeTimeout: 1800, length: "ip" },
+      params: { features: ["tracemill"], idleTimeout: 60, activeTimeout: 1800, length: "ip" },
       inputs: { capture: { fileId: "file-1" } },
     });
   });

@@ -8,7 +8,7 @@ import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { capabilityForms } from "./capability-forms.js";
-import { type Draft, emptyDraft, toRequest } from "./draft.js";
+import { type Draft, emptyDraft, toRequest, withDerivedParam, withParam } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
 import { SwitchParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
@@ -31,7 +31,8 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
   const props: StepProps = {
     draft,
     setInput: (role: InputRole, picked) => setDraft((d) => ({ ...d, inputs: { ...d.inputs, [role]: picked } })),
-    setParam: (name, value) => setDraft((d) => ({ ...d, params: { ...d.params, [name]: value } })),
+    setParam: (name, value) => setDraft((d) => withParam(d, name, value)),
+    deriveParam: (name, value) => setDraft((d) => withDerivedParam(d, name, value)),
   };
   const stepTitles = ["General", ...form.steps.map((s) => s.title)];
   const last = stepTitles.length - 1;

@@ -8,6 +8,8 @@ export interface Draft {
   public: boolean;
   inputs: Partial<Record<InputRole, PickedFile>>;
   params: Record<string, unknown>;
+  /** Parameters the user set by hand: values the wizard derives from other choices leave these alone. */
+  edited: string[];
 }
 
 /** The contracts' defaults for a capability's parameters, shown in the forms before anyone edits them. */
@@ -16,7 +18,18 @@ export function defaultParams(capability: Capability): Record<string, unknown> {
 }
 
 export function emptyDraft(capability: Capability): Draft {
-  return { title: "", description: "", public: false, inputs: {}, params: defaultParams(capability) };
+  return { title: "", description: "", public: false, inputs: {}, params: defaultParams(capability), edited: [] };
+}
+
+/** The draft with a parameter the user set. */
+export function withParam(draft: Draft, name: string, value: unknown): Draft {
+  const edited = draft.edited.includes(name) ? draft.edited : [...draft.edited, name];
+  return { ...draft, params: { ...draft.params, [name]: value }, edited };
+}
+
+/** The draft with a parameter derived from another choice, unless the user has set it by hand. */
+export function withDerivedParam(draft: Draft, name: string, value: unknown): Draft {
+  return draft.edited.includes(name) ? draft : { ...draft, params: { ...draft.params, [name]: value } };
 }
 
 /** Roles a capability sends, given the chosen labelling mode. */

@@ -19,7 +19,7 @@ describe("Job details", () => {
       id: "j1",
       title: "Labelled set",
       capability: "label",
-      params: { mode: "binary", idleTimeout: 120 },
+      params: { mode: "binary", features: ["tracemill", "cic"], idleTimeout: 120 },
       summary: { sessions: 4, packets: { read: 120, decoded: 118 } },
       inputs: [
         {
@@ -43,6 +43,7 @@ describe("Job details", () => {
     renderApp("/ui/details?id=j1");
     expect(await screen.findByRole("heading", { level: 1, name: /Labelled set/ })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "mode binary" })).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: "features tracemill, cic" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "sessions 4" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "packets.decoded 118" })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "Ran 2.00 s" })).toBeInTheDocument();

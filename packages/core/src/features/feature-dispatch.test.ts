@@ -45,14 +45,18 @@ function renderDispatch(sets: readonly FeatureSetDefinition[]): string {
     // A group's slots of each kind are named from the set's block (`at`: forward, backward, session-wide), or
     // `side` (the packet's direction) in update; a group without slots of a kind gets the bare name, less bytecode
     // in V8's inlining budget.
+    // A group with a store (FeatureGroup.store) gets its own from the set's `stores`, by its rank among them.
+    const storeOf = (group: FeatureGroup) =>
+      group.store === undefined ? "" : `, stores![${set.groups.filter((g) => g.store !== undefined).indexOf(group)}]`;
     const call = (group: FeatureGroup, i: number, method: "update" | "finish") => {
       const sides = (from: string, offset: number) => (group.sideSlots === 0 ? from : plus(from, offset + sideAt[i]));
       const flows = group.flowSlots === 0 ? (method === "update" ? "flow" : "at") : plus("flow", flowAt[i]);
       return method === "update"
-        ? `    ${camel(group.name)}.update!(s, ${sides("side", 0)}, ${flows}, packet);`
-        : `    ${camel(group.name)}.finish(s, ${sides("at", 0)}, ${sides("at", side)}, ${flows}, session, row);`;
+        ? `    ${camel(group.name)}.update!(s, ${sides("side", 0)}, ${flows}, packet${storeOf(group)});`
+        : `    ${camel(group.name)}.finish(s, ${sides("at", 0)}, ${sides("at", side)}, ${flows}, session, row${storeOf(group)});`;
     };
     const updating = set.groups.some((group) => group.update !== undefined);
+    const stores = set.groups.some((group) => group.store !== undefined) ? ", stores" : "";
     lines.push(
       "",
       ...comment(`${set.name}: ${set.groups.map((group) => group.name).join(", ")}.`),
@@ -61,14 +65,14 @@ function renderDispatch(sets: readonly FeatureSetDefinition[]): string {
       `  flowSlots: ${flow},`,
       ...(updating
         ? [
-            "  update(s, at, packet) {",
+            `  update(s, at, packet${stores}) {`,
             `    const side = packet.forward ? at : ${plus("at", side)};`,
             `    const flow = ${plus("at", 2 * side)};`,
             ...set.groups.flatMap((group, i) => (group.update === undefined ? [] : [call(group, i, "update")])),
             "  },",
           ]
         : []),
-      "  finish(s, at, session, row) {",
+      `  finish(s, at, session, row${stores}) {`,
       ...(set.groups.some((group) => group.flowSlots > 0) ? [`    const flow = ${plus("at", 2 * side)};`] : []),
       ...set.groups.map((group, i) => call(group, i, "finish")),
       "  },",

@@ -6,13 +6,30 @@ import type { RowBuilder } from "../outputs/row-builder.js";
 /**
  * What update() sees of a packet: no more than the feature set can give back, because a session's first packet
  * reaches the groups only at its second packet or at its end, rebuilt from the session record and, for
- * `payloadLength` and `window`, from what the feature set keeps of first packets when a group of the run declares
- * `firstPacketDetail` (FeatureSet.start).
+ * `transportHeaderLength`, `payloadLength` and `window`, from what the feature set keeps of first packets when a
+ * group of the run declares `firstPacketDetail` (FeatureSet.start).
  */
 export type GroupPacket = Pick<
   FlowPacket,
-  "time" | "gap" | "length" | "headerLength" | "tcpFlags" | "payloadLength" | "window" | "forward"
+  | "time"
+  | "gap"
+  | "length"
+  | "headerLength"
+  | "transportHeaderLength"
+  | "tcpFlags"
+  | "payloadLength"
+  | "window"
+  | "forward"
+  | "slot"
 >;
+
+/**
+ * The run's options that groups may read, through their `store` (FeatureSet's second argument). `splt`: packets in
+ * the nfstream set's early-packet sequences (packet-sequences.ts: default 32, 0 to 255).
+ */
+export interface FeatureOptions {
+  readonly splt?: number;
+}
 
 /**
  * A column's values, for a reader of the CSV and a columnar writer: "int" a whole number; "real" a decimal number
@@ -31,7 +48,7 @@ export interface Column {
  *
  * State: numbers in the feature set's Float64Array, `sideSlots` for each direction and `flowSlots` for the whole
  * session (laid out by set: SetDispatch); numbers in a typed array stay unboxed and one allocation serves every
- * group. A group that needs more state per session than a fixed count of numbers is not foreseen yet. The state is
+ * group (a group whose state per session has a size the run chooses keeps it in a `store`, below). The state is
  * all zeros before a session's first packet (that reset is the group's init: a group that needs another start
  * value keeps it offset, as direction-gaps keeps the previous time + 1). `update` sees every packet, the first
  * included, in order, with `side` at this group's slots of the packet's direction; `finish` writes `columns`, in
@@ -45,9 +62,16 @@ export interface Column {
  * - "naming": on anything else of the session or its packet too (the session key; a group reading a packet's window
  *   or payload length): written anew for every session.
  *
- * `firstPacketDetail`: the group reads `payloadLength` or `window`, which the session record does not keep; the
+ * `firstPacketDetail`: the group reads `transportHeaderLength`, `payloadLength` or `window`, which the session record
+ * does not keep; the
  * feature set then keeps them for every session's first packet (8 bytes per record slot) so that the replay gives
  * them back. Without it they read 0 in a replayed first packet.
+ *
+ * `store`: a group whose per-session state has a size the run chooses (the nfstream set's first N packets) keeps it
+ * outside the slots, in an object made once per run from the run's options; `update` and `finish` get it as their
+ * last argument. It keeps its values by the session record's store slot (`packet.slot`, `session.slot`), which is the
+ * session's from its first packet to its end, so it needs no call at the session's start or end; `finish` must only
+ * read it (the feature set may finish a session twice). A set without such groups is called without it.
  *
  * `name` is the group's file name in groups/, where it is exported under the same name in camelCase: the generated
  * dispatch (feature-dispatch.generated.ts) imports it from there.
@@ -59,8 +83,17 @@ export interface FeatureGroup {
   readonly sideSlots: number;
   readonly flowSlots: number;
   readonly firstPacketDetail?: boolean;
-  update?(state: Float64Array, side: number, flow: number, packet: GroupPacket): void;
-  finish(state: Float64Array, fwd: number, bwd: number, flow: number, session: Session, row: RowBuilder): void;
+  readonly store?: (options: FeatureOptions) => unknown;
+  update?(state: Float64Array, side: number, flow: number, packet: GroupPacket, store?: unknown): void;
+  finish(
+    state: Float64Array,
+    fwd: number,
+    bwd: number,
+    flow: number,
+    session: Session,
+    row: RowBuilder,
+    store?: unknown,
+  ): void;
 }
 
 /**
@@ -90,6 +123,13 @@ export interface FeatureSetDefinition {
 export interface SetDispatch {
   readonly sideSlots: number;
   readonly flowSlots: number;
-  readonly update?: (state: Float64Array, at: number, packet: GroupPacket) => void;
-  readonly finish: (state: Float64Array, at: number, session: Session, row: RowBuilder) => void;
+  /** `stores`: the run's stores of the set's groups that declare one, in group order (absent for a set with none). */
+  readonly update?: (state: Float64Array, at: number, packet: GroupPacket, stores?: readonly unknown[]) => void;
+  readonly finish: (
+    state: Float64Array,
+    at: number,
+    session: Session,
+    row: RowBuilder,
+    stores?: readonly unknown[],
+  ) => void;
 }

@@ -4,13 +4,24 @@ import { createFlowPacket, type FlowPacket } from "../flow/flow-packet.js";
 import { CHUNK_MASK, CHUNK_SHIFT, type Session } from "../flow/session.js";
 import type { RowBuilder } from "../outputs/row-builder.js";
 import { DISPATCH } from "./feature-dispatch.generated.js";
-import type { FeatureSetDefinition, GroupPacket, SetDispatch } from "./feature-group.js";
+import type {
+  Column,
+  FeatureGroup,
+  FeatureOptions,
+  FeatureSetDefinition,
+  GroupPacket,
+  SetDispatch,
+} from "./feature-group.js";
 import { DEFAULT_FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
 import { OnePacketColumns } from "./one-packet-columns.js";
 
 /** The names of a row's feature columns: the session key's, then each set's. */
 export const columnNames = (sets: readonly FeatureSetDefinition[]): readonly string[] =>
   [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns.map((column) => column.name)));
+
+/** A row's feature columns with their types (for a typed output such as Parquet): the session key's, then each set's. */
+export const columnSchema = (sets: readonly FeatureSetDefinition[]): readonly Column[] =>
+  [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns));
 
 /** The CSV header names of the default sets' feature columns (SPEC.md §3's 50), in order. */
 export const FEATURE_COLUMNS: readonly string[] = columnNames(DEFAULT_FEATURE_SETS);
@@ -42,8 +53,30 @@ interface Part {
   readonly columns: number;
   /** Whether its groups have slots: a set without reads no state, and needs no replay. */
   readonly stateful: boolean;
-  /** Its columns' text for one-packet sessions, by packet; null unless every group of the set is measuring. */
+  /**
+   * How a one-packet session's columns of this set are written: the set's consecutive groups of one kind taken
+   * together, the measuring ones' text kept by packet (a set of one kind is one segment, finished by its dispatch).
+   */
+  readonly segments: readonly Segment[];
+  /** The run's stores of its groups that declare one (FeatureGroup.store), in group order. */
+  readonly stores: readonly unknown[];
+}
+
+/** Consecutive groups of a set that are all measuring or all naming. */
+interface Segment {
+  readonly columns: number;
+  /** The text of measuring groups for one-packet sessions, by packet; null for naming groups. */
   readonly onePacket: OnePacketColumns | null;
+  /** Whether the text depends on the first packet's detail (payload, window, transport header) too. */
+  readonly detailed: boolean;
+  /** Writes the segment's columns from the set's block at `base` of `s`. */
+  readonly finish: (
+    s: Float64Array,
+    base: number,
+    session: Session,
+    row: RowBuilder,
+    stores: readonly unknown[],
+  ) => void;
 }
 
 /**
@@ -59,6 +92,8 @@ interface Part {
 export class FeatureSet {
   /** The row's feature columns: the session key's, then each set's. */
   readonly columns: readonly string[];
+  /** The same columns with their types, in the same order. */
+  readonly schema: readonly Column[];
   /** Every state, `stateSize` slots each, `statesPerSlab` states a chunk. */
   private readonly slabs: Float64Array[] = [];
   private readonly statesPerSlab: number;
@@ -72,7 +107,7 @@ export class FeatureSet {
   private starting = false;
   /**
    * A session's first packet as the replay rebuilds it, made by the flow table's own factory so that update() keeps
-   * seeing one object shape; decoded, index and slot are not rebuilt (no group sees them).
+   * seeing one object shape; decoded and index are not rebuilt (no group sees them).
    */
   private readonly replayed = createFlowPacket();
   /** The session key, then the chosen sets, in column order. */
@@ -87,8 +122,8 @@ export class FeatureSet {
    */
   private readonly firstDetail: Int32Array[] | null;
 
-  /** `sets`: the sets whose columns follow the session key's, in that order. */
-  constructor(sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS) {
+  /** `sets`: the sets whose columns follow the session key's, in that order; `options`: what their groups' stores read. */
+  constructor(sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS, options: FeatureOptions = {}) {
     const parts: Part[] = [];
     let at = 0;
     for (const set of [SESSION_KEY, ...sets]) {
@@ -104,7 +139,8 @@ export class FeatureSet {
         at,
         columns: set.groups.reduce((sum, group) => sum + group.columns.length, 0),
         stateful: sideSlots + flowSlots > 0,
-        onePacket: set.groups.every((group) => group.kind === "measuring") ? new OnePacketColumns() : null,
+        segments: segmentsOf(set, dispatch),
+        stores: set.groups.flatMap((group) => (group.store === undefined ? [] : [group.store(options)])),
       });
       at += 2 * sideSlots + flowSlots;
     }
@@ -113,6 +149,7 @@ export class FeatureSet {
     this.firstDetail = detail ? [] : null;
     this.updateParts = sequence(parts.filter((part) => part.dispatch.update !== undefined));
     this.columns = columnNames(sets);
+    this.schema = columnSchema(sets);
     this.stateSize = Math.max(1, Math.ceil(at / 8)) * 8;
     this.statesPerSlab = Math.floor((SLAB_MASK + 1) / this.stateSize);
     this.used = this.statesPerSlab;
@@ -135,7 +172,8 @@ export class FeatureSet {
       while (detail.length <= chunk) detail.push(new Int32Array(2 << CHUNK_SHIFT));
       const at = (slot & CHUNK_MASK) << 1;
       detail[chunk][at] = first.payloadLength;
-      detail[chunk][at + 1] = first.window;
+      // The window's 16 bits, and the transport header's length (at most 60) above them.
+      detail[chunk][at + 1] = first.window | (first.transportHeaderLength << 16);
     }
   }
 
@@ -222,9 +260,12 @@ export class FeatureSet {
       const slot = session.slot;
       const words = detail[slot >>> CHUNK_SHIFT];
       first.payloadLength = words[(slot & CHUNK_MASK) << 1];
-      first.window = words[((slot & CHUNK_MASK) << 1) + 1];
+      const packed = words[((slot & CHUNK_MASK) << 1) + 1];
+      first.window = packed & 0xffff;
+      first.transportHeaderLength = packed >>> 16;
     }
     first.forward = forward;
+    first.slot = session.slot;
     session.ownerWord0 = state + 1;
     this.update(state, first);
   }
@@ -245,24 +286,41 @@ export class FeatureSet {
     const parts = this.parts;
     // The packet is replayed into the scratch state at most once, and only for a set whose text was not kept.
     let replayed = false;
+    // What the text of groups that read the first packet's detail depends on besides the usual key.
+    let detail0 = 0;
+    let detail1 = 0;
+    const detail = this.firstDetail;
+    if (detail !== null) {
+      const slot = session.slot;
+      const at = (slot & CHUNK_MASK) << 1;
+      detail0 = detail[slot >>> CHUNK_SHIFT][at];
+      detail1 = detail[slot >>> CHUNK_SHIFT][at + 1];
+    }
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i];
-      const kept = part.onePacket;
-      if (kept !== null) {
-        const text = kept.lookup(length, session.ownerWord1, -1 - word, session.protocol, forward);
-        if (text !== undefined) {
-          row.columns(text, part.columns);
-          continue;
+      const segments = part.segments;
+      for (let j = 0; j < segments.length; j++) {
+        const segment = segments[j];
+        const kept = segment.onePacket;
+        if (kept !== null) {
+          const text = segment.detailed
+            ? kept.lookup(length, session.ownerWord1, -1 - word, session.protocol, forward, detail0, detail1)
+            : kept.lookup(length, session.ownerWord1, -1 - word, session.protocol, forward);
+          if (text !== undefined) {
+            row.columns(text, segment.columns);
+            continue;
+          }
         }
+        if (part.stateful && !replayed) {
+          this.stateOf(session);
+          replayed = true;
+        }
+        if (this.scratch < 0) this.scratch = this.take();
+        const start = row.length;
+        const state = this.scratch;
+        segment.finish(this.slabs[state >>> SLAB_SHIFT], (state & SLAB_MASK) + part.at, session, row, part.stores);
+        if (kept !== null) kept.keep(row.bytes, start, row.length);
       }
-      if (part.stateful && !replayed) {
-        this.stateOf(session);
-        replayed = true;
-      }
-      if (this.scratch < 0) this.scratch = this.take();
-      const start = row.length;
-      this.finishPart(part, this.scratch, session, row);
-      if (kept !== null) kept.keep(row.bytes, start, row.length);
     }
   }
 
@@ -274,17 +332,70 @@ export class FeatureSet {
 
   /** One set's columns: its generated finish, which calls its groups' in order. */
   private finishPart(part: Part, state: FeatureState, session: Session, row: RowBuilder): void {
-    part.dispatch.finish(this.slabs[state >>> SLAB_SHIFT], (state & SLAB_MASK) + part.at, session, row);
+    part.dispatch.finish(this.slabs[state >>> SLAB_SHIFT], (state & SLAB_MASK) + part.at, session, row, part.stores);
   }
 }
 
 /**
- * The parts' generated updates as one function: a single set's own when its block starts the state (as tracemill's
- * does), so that a run of one set makes exactly one call per packet; otherwise each in turn.
+ * A set's segments: its whole generated finish when its groups are all of one kind; else each run of groups of one
+ * kind, its groups' finish called in turn with their slots' offsets (only one-packet sessions go this way).
+ */
+function segmentsOf(set: FeatureSetDefinition, dispatch: SetDispatch): Segment[] {
+  const columnsOf = (groups: readonly FeatureGroup[]) => groups.reduce((sum, group) => sum + group.columns.length, 0);
+  const segment = (groups: readonly FeatureGroup[], finish: Segment["finish"]): Segment => ({
+    columns: columnsOf(groups),
+    onePacket: groups[0].kind === "measuring" ? new OnePacketColumns() : null,
+    detailed: groups.some((group) => group.firstPacketDetail === true),
+    finish,
+  });
+  if (set.groups.length === 0) return [];
+  if (set.groups.every((group) => group.kind === set.groups[0].kind)) return [segment(set.groups, dispatch.finish)];
+  const side = set.groups.reduce((sum, group) => sum + group.sideSlots, 0);
+  const withStores = set.groups.filter((group) => group.store !== undefined);
+  const calls: { group: FeatureGroup; sideAt: number; flowAt: number; store: number }[] = [];
+  let sideAt = 0;
+  let flowAt = 0;
+  for (const group of set.groups) {
+    calls.push({ group, sideAt, flowAt, store: withStores.indexOf(group) });
+    sideAt += group.sideSlots;
+    flowAt += group.flowSlots;
+  }
+  const segments: Segment[] = [];
+  for (let from = 0; from < calls.length; ) {
+    let to = from + 1;
+    while (to < calls.length && calls[to].group.kind === calls[from].group.kind) to++;
+    const run = calls.slice(from, to);
+    segments.push(
+      segment(
+        run.map((call) => call.group),
+        (s, base, session, row, stores) => {
+          for (const { group, sideAt, flowAt, store } of run) {
+            const fwd = base + sideAt;
+            group.finish(
+              s,
+              fwd,
+              fwd + side,
+              base + 2 * side + flowAt,
+              session,
+              row,
+              store < 0 ? undefined : stores[store],
+            );
+          }
+        },
+      ),
+    );
+    from = to;
+  }
+  return segments;
+}
+
+/**
+ * The parts' generated updates as one function: a single set's own when its block starts the state and it has no
+ * stores (as tracemill's), so that a run of one set makes exactly one call per packet; otherwise each in turn.
  */
 function sequence(parts: readonly Part[]): Update {
-  if (parts.length === 1 && parts[0].at === 0) return parts[0].dispatch.update!;
+  if (parts.length === 1 && parts[0].at === 0 && parts[0].stores.length === 0) return parts[0].dispatch.update!;
   return (s, base, packet) => {
-    for (const part of parts) part.dispatch.update!(s, base + part.at, packet);
+    for (const part of parts) part.dispatch.update!(s, base + part.at, packet, part.stores);
   };
 }

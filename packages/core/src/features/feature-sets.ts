@@ -3,6 +3,8 @@
 import { TracemillError } from "../errors.js";
 import type { FeatureSetDefinition } from "./feature-group.js";
 import { endpoints } from "./groups/endpoints.js";
+import { cic } from "./sets/cic.js";
+import { nfstream } from "./sets/nfstream.js";
 import { tracemill } from "./sets/tracemill.js";
 
 /** The columns that name a session, written once per row whichever sets a run chose, before theirs. */
@@ -13,7 +15,7 @@ export const SESSION_KEY: FeatureSetDefinition = {
 };
 
 /** The sets, by name. */
-export const FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill];
+export const FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill, cic, nfstream];
 
 /** The sets a run computes when it names none. */
 export const DEFAULT_FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill];

@@ -4,12 +4,14 @@ export type {
   Column,
   ColumnType,
   FeatureGroup,
+  FeatureOptions,
   FeatureSetDefinition,
   GroupPacket,
   SetDispatch,
 } from "./feature-group.js";
-export { columnNames, FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
+export { columnNames, columnSchema, FEATURE_COLUMNS, FeatureSet, type FeatureState } from "./feature-set.js";
 export { DEFAULT_FEATURE_SETS, FEATURE_SETS, featureSetsNamed, SESSION_KEY } from "./feature-sets.js";
+export { DEFAULT_SPLT, MAX_SPLT } from "./packet-sequences.js";
 export {
   addMoments,
   addValue,

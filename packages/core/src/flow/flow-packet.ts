@@ -22,6 +22,8 @@ export interface FlowPacket {
   headerLength: number;
   /** TCP flags byte; 0 for UDP. */
   tcpFlags: number;
+  /** The TCP or UDP header alone, in bytes (DecodedPacket.transportHeaderLength: 0 for a TCP header cut short). */
+  transportHeaderLength: number;
   /** Transport payload bytes per the IP header (DecodedPacket.payloadLength), whatever `length` counts. */
   payloadLength: number;
   /** TCP window field as sent (not scaled); 0 for UDP. */
@@ -45,6 +47,7 @@ export function createFlowPacket(): FlowPacket {
     length: 0,
     headerLength: 0,
     tcpFlags: 0,
+    transportHeaderLength: 0,
     payloadLength: 0,
     window: 0,
     forward: true,

@@ -130,6 +130,7 @@ export class FlowTable {
     packet.length = length;
     packet.headerLength = decoded.ipHeaderLength + decoded.transportHeaderLength;
     packet.tcpFlags = decoded.tcpFlags;
+    packet.transportHeaderLength = decoded.transportHeaderLength;
     packet.payloadLength = decoded.payloadLength;
     packet.window = decoded.tcpWindow;
 

@@ -18,6 +18,24 @@ describe("RowBuilder", () => {
     ).toBe("0,7,10,2147483647,2147483648,9007199254740991");
   });
 
+  it("writes signed integers and list cells as quoted JSON arrays of them, long lists included", () => {
+    expect(
+      format((r) => {
+        for (const n of [-1, 0, 9, -2147483649, 2 ** 53 - 1, 1700000000123, -5000000000007, 10 ** 10]) r.signed(n);
+      }),
+    ).toBe("-1,0,9,-2147483649,9007199254740991,1700000000123,-5000000000007,10000000000");
+    expect(
+      format((r) => {
+        r.int(6);
+        r.list(Int32Array.of(74, -1, 0, 1500), 4);
+        r.list(Int32Array.of(5), 0);
+        r.int(7);
+      }),
+    ).toBe('6,"[74,-1,0,1500]","[]",7');
+    const long = Array.from({ length: 600 }, (_, i) => (i % 2 === 0 ? -1 : 2147483647 - i));
+    expect(format((r) => r.list(long, long.length))).toBe(`"[${long.join(",")}]"`);
+  });
+
   it("writes runs of zero columns as that many int(0) calls would, first in the row or not", () => {
     for (const count of [1, 2, 5, 40]) {
       expect(format((r) => r.zeros(count))).toBe(Array(count).fill("0").join(","));

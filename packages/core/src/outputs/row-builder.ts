@@ -8,6 +8,9 @@ const COMMA = 44;
 const NEWLINE = 10;
 const DOT = 46;
 const MINUS = 45;
+const QUOTE = 34;
+const OPEN = 91;
+const CLOSE = 93;
 const TWO_POW_53 = 2 ** 53;
 
 /**
@@ -43,6 +46,59 @@ export class RowBuilder {
       if (value < 10) this.bytes[this.length++] = ZERO + value;
       else this.digits(value);
     }
+  }
+
+  /** An integer of either sign below 2^53 in magnitude, in decimal (`-1`, `0`, `1700000000123`). */
+  signed(value: number): void {
+    this.separate();
+    this.signedDigits(value);
+  }
+
+  /**
+   * A list column: `values[0..count)`, integers of either sign, as a JSON array in one cell, quoted as RFC 4180
+   * requires for its commas (`"[74,-1]"`, `"[]"` for none).
+   */
+  list(values: ArrayLike<number>, count: number): void {
+    this.separate();
+    this.ensure(count * 22 + 4);
+    const bytes = this.bytes;
+    bytes[this.length++] = QUOTE;
+    bytes[this.length++] = OPEN;
+    for (let i = 0; i < count; i++) {
+      if (i > 0) bytes[this.length++] = COMMA;
+      const value = values[i];
+      // Single digits and the −1 that pads a sequence (most of a short session's entries) without a call.
+      if (value === -1) {
+        bytes[this.length++] = MINUS;
+        bytes[this.length++] = ZERO + 1;
+      } else if (value >= 0 && value < 10) bytes[this.length++] = ZERO + value;
+      else this.signedDigits(value);
+    }
+    bytes[this.length++] = CLOSE;
+    bytes[this.length++] = QUOTE;
+  }
+
+  private signedDigits(value: number): void {
+    if (value < 0) {
+      this.bytes[this.length++] = MINUS;
+      value = -value;
+    }
+    if (value <= 0x7fffffff || !(value < TWO_POW_53)) {
+      this.digits(value);
+      return;
+    }
+    // Epoch milliseconds and the like: the digits above 10^9, then nine more, all in int32 arithmetic (digits()'s
+    // path for large values divides doubles digit by digit).
+    const high = Math.floor(value / 1e9);
+    this.digits(high);
+    let low = (value - high * 1e9) | 0;
+    const bytes = this.bytes;
+    for (let at = this.length + 8; at >= this.length; at--) {
+      const q = (low / 10) | 0;
+      bytes[at] = ZERO + low - q * 10;
+      low = q;
+    }
+    this.length += 9;
   }
 
   /** `count` columns of 0 at once (the statistics of an empty set): what `count` calls of int(0) write. */

@@ -1,7 +1,7 @@
 // Test-only: hand-written packet lines run through a flow table and the feature set as the extraction pass wires
 // them, giving the CSV rows (in start order) to compare with exact expected rows.
 import { createDecodedPacket, DecodeKind, TcpFlag } from "../decode/decoded-packet.js";
-import type { FeatureSetDefinition } from "../features/feature-group.js";
+import type { FeatureOptions, FeatureSetDefinition } from "../features/feature-group.js";
 import { FEATURE_COLUMNS, FeatureSet, type FeatureState } from "../features/feature-set.js";
 import { FlowTable } from "../flow/flow-table.js";
 import type { FlowTableOptions } from "../flow/flow-table-options.js";
@@ -42,13 +42,20 @@ function parseAddress(text: string, out: Uint8Array): 4 | 6 {
 }
 
 /**
- * Runs "time src:port > dst:port tcp|udp FLAGS ipLength ipHeader/transportHeader" lines through table and features;
+ * Runs "time src:port > dst:port tcp|udp FLAGS ipLength ipHeader/transportHeader [win=N]" lines through table and
+ * features (the payload is what the lengths leave, as the decoder has it; the TCP window is N, else 0);
  * `rows` are written as the extraction pass writes them (FeatureSet.write), `fullRows` (by seq, without line
  * feeds) from each session's state by finish(), and `states` holds that state, by seq. `sets`: the feature sets
- * after the session key (default: the default sets).
+ * after the session key (default: the default sets). `run`: the feature options, and the length packets count for
+ * (`length: "frame"`: ipLength + 14, an Ethernet frame's).
  */
-export function runScenario(packets: string, options: FlowTableOptions = {}, sets?: readonly FeatureSetDefinition[]) {
-  const features = new FeatureSet(sets);
+export function runScenario(
+  packets: string,
+  options: FlowTableOptions = {},
+  sets?: readonly FeatureSetDefinition[],
+  run: FeatureOptions & { length?: "ip" | "frame" } = {},
+) {
+  const features = new FeatureSet(sets, run);
   const row = new RowBuilder();
   const full = new RowBuilder();
   const fullRows: string[] = [];
@@ -86,7 +93,7 @@ export function runScenario(packets: string, options: FlowTableOptions = {}, set
     .trim()
     .split("\n")
     .forEach((line, index) => {
-      const [time, src, , dst, protocol, flags, length, headers] = line.trim().split(/\s+/);
+      const [time, src, , dst, protocol, flags, length, headers, window = "win=0"] = line.trim().split(/\s+/);
       const endpoint = (text: string) => /^\[?(.*?)\]?:(\d+)$/.exec(text)!;
       const [, srcAddress, srcPort] = endpoint(src);
       const [, dstAddress, dstPort] = endpoint(dst);
@@ -101,12 +108,20 @@ export function runScenario(packets: string, options: FlowTableOptions = {}, set
       const [ipHeader, transportHeader] = headers.split("/").map(Number);
       decoded.ipHeaderLength = ipHeader;
       decoded.transportHeaderLength = transportHeader;
+      decoded.payloadLength = decoded.ipLength - ipHeader - transportHeader;
+      decoded.tcpWindow = Number(window.slice(4));
       const [whole, fraction = ""] = time.split(".");
       const nsec = Number(fraction.padEnd(9, "0"));
-      table.add(decoded, BASE_SEC + Number(whole), nsec, decoded.ipLength, index);
+      const counted = run.length === "frame" ? decoded.ipLength + 14 : decoded.ipLength;
+      table.add(decoded, BASE_SEC + Number(whole), nsec, counted, index);
     });
   table.flush();
   return { rows: csv.trim().split("\n"), fullRows, reasons, states, outOfOrder: table.outOfOrder };
+}
+
+/** A CSV line's cells, a quoted cell (a list column) with its quotes. */
+export function cells(line: string): string[] {
+  return line.match(/"[^"]*"|[^,]+/g) ?? [];
 }
 
 export function record(line: string): Record<string, string> {

@@ -1,11 +1,11 @@
-// The feature-extraction capability: a capture in, the 50-column session CSV and its run summary out.
+// The feature-extraction capability: a capture in, the session CSV (or Parquet file) and its run summary out.
 import fs from "node:fs";
 import path from "node:path";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
-import { runSessionPass, type SessionPassOptions, type SessionPassSummary } from "../pass/index.js";
+import { type OutputFormat, runSessionPass, type SessionPassOptions, type SessionPassSummary } from "../pass/index.js";
 
 export interface ExtractOptions extends SessionPassOptions {
-  /** Where to write the CSV; default `<outDir>/features.csv`. */
+  /** Where to write the rows (the CSV, or the Parquet file with `format: "parquet"`); default `<outDir>/features.csv` or `<outDir>/features.parquet`. */
   csvPath?: string;
   /** Where to write the run summary; default `<outDir>/summary.json`. */
   summaryPath?: string;
@@ -13,8 +13,8 @@ export interface ExtractOptions extends SessionPassOptions {
   onPackets?: (read: number) => void;
 }
 
-/** The run summary written beside the CSV (docs/features.md, "Run summary"). */
-export type ExtractSummary = SessionPassSummary;
+/** The run summary written beside the CSV or Parquet file (docs/features.md, "Run summary"). */
+export type ExtractSummary<F extends OutputFormat = "csv"> = SessionPassSummary<F>;
 
 /**
  * Reads `input` once and writes one CSV row per session, in session start order, under a temporary name renamed
@@ -22,11 +22,12 @@ export type ExtractSummary = SessionPassSummary;
  * damage, and the summary says `complete: false`. Several inputs (the parts of a split capture, in order) are read
  * as one capture: sessions go on across them, and the summary lists each under `inputs`.
  */
-export async function extractFeatures(
+export async function extractFeatures<F extends OutputFormat = "csv">(
   input: string | readonly string[],
-  options: ExtractOptions & RunOptions,
-): Promise<CapabilityResult & { summary: ExtractSummary }> {
-  const csvPath = options.csvPath ?? path.join(options.outDir, "features.csv");
+  options: ExtractOptions & { format?: F } & RunOptions,
+): Promise<CapabilityResult & { summary: ExtractSummary<F> }> {
+  const parquet = options.format === "parquet";
+  const csvPath = options.csvPath ?? path.join(options.outDir, parquet ? "features.parquet" : "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
   const summary = await runSessionPass(input, csvPath, [], null, options, {
     onProgress: options.onProgress,
@@ -37,7 +38,7 @@ export async function extractFeatures(
   });
   await writeAtomically(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
   const outputs: OutputFile[] = [
-    { name: path.basename(csvPath), kind: "features-csv" },
+    { name: path.basename(csvPath), kind: parquet ? "features-parquet" : "features-csv" },
     { name: path.basename(summaryPath), kind: "summary-json" },
   ];
   return { outputs, summary };

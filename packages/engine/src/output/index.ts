@@ -5,4 +5,10 @@
 export { CaptureFileWriter, type CaptureWriterOptions, openCaptureWriter } from "./capture-writer.js";
 export { FileRowSpill, ROW_MEMORY_BYTES } from "./file-row-spill.js";
 export { OutputFile, type OutputFileOptions, outputError } from "./output-file.js";
+export {
+  PARQUET_ROW_GROUP_ROWS,
+  ParquetFile,
+  type ParquetFileOptions,
+  SUMMARY_METADATA_KEY,
+} from "./parquet-file.js";
 export { SUMMARY_FILE, writeSummary } from "./summary-file.js";

@@ -1,6 +1,7 @@
-// The session options of the pass (feature sets, timeouts, packet length), with their defaults and their checks.
+// The session options of the pass (feature sets, timeouts, packet length, sequence length), with their defaults and
+// their checks.
 import { TracemillError } from "@tracemill/core/errors";
-import { featureSetsNamed } from "@tracemill/core/features";
+import { DEFAULT_SPLT, featureSetsNamed, MAX_SPLT } from "@tracemill/core/features";
 import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC } from "@tracemill/core/flow";
 
 export interface FlowOptions {
@@ -18,10 +19,15 @@ export interface FlowOptions {
   activeTimeout?: number;
   /** Bytes a packet counts for: the IP packet length (default) or the frame's original length on the wire. */
   length?: "ip" | "frame";
+  /** Packets in the nfstream set's early-packet sequences, 0 to MAX_SPLT (255). Default 32; no effect without it. */
+  splt?: number;
 }
 
+/** The checked options: `splt` only when the nfstream set is chosen (a run summary names what shaped its rows). */
+export type CheckedFlowOptions = Required<Omit<FlowOptions, "splt">> & { splt?: number };
+
 /** The session options with their defaults, or BAD_OPTION naming the one that is wrong. */
-export function checkedFlowOptions(options: FlowOptions): Required<FlowOptions> {
+export function checkedFlowOptions(options: FlowOptions): CheckedFlowOptions {
   const sets = featureSetsNamed(options.features ?? []);
   // A set that reproduces a tool's sessions brings that tool's timeouts, when it is the only set of the run.
   const own = sets.length === 1 ? sets[0].defaults : undefined;
@@ -44,5 +50,12 @@ export function checkedFlowOptions(options: FlowOptions): Required<FlowOptions> 
   if (length !== "ip" && length !== "frame") {
     throw new TracemillError("BAD_OPTION", `--length must be "ip" or "frame" (got ${String(length)})`, { length });
   }
-  return { features, idleTimeout, activeTimeout, length };
+  const splt = options.splt ?? DEFAULT_SPLT;
+  if (!(Number.isInteger(splt) && splt >= 0 && splt <= MAX_SPLT)) {
+    throw new TracemillError("BAD_OPTION", `--splt must be a whole number from 0 to ${MAX_SPLT} (got ${splt})`, {
+      splt,
+    });
+  }
+  const checked = { features, idleTimeout, activeTimeout, length };
+  return features.includes("nfstream") ? { ...checked, splt } : checked;
 }

@@ -55,7 +55,7 @@ export async function runFlowPipeline(
   run: ReadProgress & { eachInput?: EachInput } = {},
 ): Promise<FlowResult> {
   const inputs = typeof input === "string" ? [input] : input;
-  const features = new FeatureSet(featureSetsNamed(options.features ?? []));
+  const features = new FeatureSet(featureSetsNamed(options.features ?? []), { splt: options.splt });
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;

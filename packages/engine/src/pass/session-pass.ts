@@ -5,7 +5,9 @@ import path from "node:path";
 import {
   type CapturedPacket,
   type CaptureWarning,
+  CellRowBuilder,
   columnNames,
+  columnSchema,
   csvHeaderLine,
   type FlowPacket,
   featureSetsNamed,
@@ -16,9 +18,9 @@ import {
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { givenHash, hashingPlaceFor, InputDigests } from "../hashing/index.js";
-import { FileRowSpill, OutputFile, ROW_MEMORY_BYTES } from "../output/index.js";
+import { FileRowSpill, OutputFile, ParquetFile, ROW_MEMORY_BYTES } from "../output/index.js";
 import { TRACEMILL_VERSION } from "../version.js";
-import { checkedFlowOptions, type FlowOptions } from "./flow-options.js";
+import { type CheckedFlowOptions, checkedFlowOptions, type FlowOptions } from "./flow-options.js";
 import { runFlowPipeline } from "./flow-pipeline.js";
 import type { FlowResult } from "./flow-result.js";
 import type { EachInput, ReadResult } from "./read-inputs.js";
@@ -50,26 +52,47 @@ export interface SessionPassOptions extends FlowOptions {
    * `sha256` is null, with `sha256Note` saying why (for a caller that has the digest or does not need it).
    */
   digest?: boolean;
+  /**
+   * The rows' format (default "csv"): "parquet" writes a typed Parquet file instead, the run summary in its footer
+   * too (docs/formats.md, "Parquet output"); the summary then names the file under `parquet` rather than `csv`.
+   */
+  format?: OutputFormat;
+}
+
+/** The formats the rows can be written in. */
+export type OutputFormat = "csv" | "parquet";
+
+/** The summary's entry for the rows' file. */
+export interface RowsOutput {
+  name: string;
+  rows: number;
+  columns: number;
 }
 
 /** The summary's `sha256Note` of an input hashed on request of none. */
 export const NO_DIGEST_NOTE = "no digest taken (--no-digest)";
 
-/** The run summary written beside the CSV (docs/features.md, "Run summary"). */
-export type SessionPassSummary = {
+/**
+ * The run summary written beside the CSV or Parquet file (docs/features.md, "Run summary"), which it names under
+ * `csv` or `parquet` by the run's format.
+ */
+export type SessionPassSummary<F extends OutputFormat = "csv"> = SummaryBase &
+  (F extends "parquet" ? { parquet: RowsOutput } : { csv: RowsOutput });
+
+/** The run summary but for its entry naming the rows' file. */
+export interface SummaryBase {
   tracemill: { version: string };
   /** The capture read; for several (the parts of a split capture, read as one), the first of `inputs`. */
   input: InputSummary;
   /** Present only for several captures: each one, in the order read. */
   inputs?: InputSummary[];
-  options: Required<FlowOptions>;
+  options: CheckedFlowOptions;
   complete: boolean;
   damage: { offset: number; message: string } | null;
   packets: FlowResult["packets"];
   fragments: FlowResult["fragments"];
   sessions: FlowResult["sessions"];
-  csv: { name: string; rows: number; columns: number };
-};
+}
 
 export interface InputSummary {
   name: string;
@@ -88,7 +111,7 @@ export function inputsSummary(
   captures: readonly string[],
   files: readonly ReadResult[],
   sha256: readonly (string | null)[],
-): Pick<SessionPassSummary, "input" | "inputs"> {
+): Pick<SummaryBase, "input" | "inputs"> {
   const inputs = captures.map((file, i) => ({
     name: path.basename(file),
     bytes: files[i].fileBytes,
@@ -109,19 +132,19 @@ export interface CsvTarget {
 /**
  * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
  * `csv`: a path, written under a temporary name renamed when complete, or a caller's file, left open; returns the
- * run summary. A damaged capture still yields the sessions of the packets before the damage, and the summary says
+ * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (features alone). A damaged capture still yields the sessions of the packets before the damage, and the summary says
  * `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
  */
-export async function runSessionPass<S>(
+export async function runSessionPass<S, F extends OutputFormat = "csv">(
   capture: string | readonly string[],
   csvTarget: string | CsvTarget,
   extraColumns: readonly string[],
   hooks: SessionHooks<S> | null,
-  options: SessionPassOptions,
+  options: SessionPassOptions & { format?: F },
   run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes" | "inputHashes"> & {
     onPackets?: (read: number) => void;
   },
-): Promise<SessionPassSummary> {
+): Promise<SessionPassSummary<F>> {
   const flow = checkedFlowOptions(options);
   const captures = typeof capture === "string" ? [capture] : capture;
   if (captures.length === 0) throw new TracemillError("BAD_OPTION", "no capture to read");
@@ -129,22 +152,37 @@ export async function runSessionPass<S>(
     if (!fs.existsSync(file)) throw new TracemillError("NOT_FOUND", `${file}: no such file`, { file });
   }
   const given = captures.map((file) => (options.digest === false ? null : givenHash(run, file)));
-  // The CSV first: when it cannot be created, no hashing worker has started (one left running keeps the process alive).
+  const sets = featureSetsNamed(flow.features);
+  const columns = [...columnNames(sets), ...extraColumns];
+  const parquet = options.format === "parquet";
+  if (parquet && (typeof csvTarget !== "string" || extraColumns.length > 0))
+    throw new TracemillError("BAD_OPTION", "Parquet output is written for the features alone (extract)");
+  // The output first: when it cannot be created, no hashing worker has started (one left running keeps the process
+  // alive).
   const owned = typeof csvTarget === "string";
-  const csv = owned ? new OutputFile(csvTarget) : csvTarget.file;
+  const target = typeof csvTarget === "string" ? csvTarget : csvTarget.file.path;
+  const table = parquet
+    ? await ParquetFile.open(target, columnSchema(sets), {
+        createdBy: `tracemill ${TRACEMILL_VERSION}`,
+        summaryBytes: 4096 * (captures.length + 1),
+      })
+    : null;
+  const csv = table !== null ? null : typeof csvTarget === "string" ? new OutputFile(csvTarget) : csvTarget.file;
   const digests = new DigestsInTurn(captures, given);
-  const spill = new FileRowSpill(`${csv.path}.waiting-rows`);
-  const columns = [...columnNames(featureSetsNamed(flow.features)), ...extraColumns];
+  const spill = new FileRowSpill(`${target}.waiting-rows`);
   let rows = 0;
   /** The hooks' state of each session record, by store slot. */
   const states: S[] = [];
   try {
-    csv.write(new TextEncoder().encode(csvHeaderLine(columns)));
-    const row = new RowBuilder();
-    const ordered = new OrderedRows((bytes, start, end) => csv.write(bytes, start, end), {
-      spill,
-      memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES,
-    });
+    csv?.write(new TextEncoder().encode(csvHeaderLine(columns)));
+    // Parquet's rows are typed cells, not text (CellRowBuilder): the same values, nothing formatted to be parsed back.
+    const row = table !== null ? new CellRowBuilder() : new RowBuilder();
+    const ordered = new OrderedRows(
+      table !== null
+        ? (bytes, start, end) => table.write(bytes, start, end)
+        : (bytes, start, end) => csv!.write(bytes, start, end),
+      { spill, memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES },
+    );
     const result = await runFlowPipeline(
       capture,
       flow,
@@ -177,9 +215,9 @@ export async function runSessionPass<S>(
           },
       { ...run, eachInput: digests.eachInput },
     );
-    // The digests were taken before the CSV's final name: if hashing fails, no CSV is left without its summary.
-    if (owned) await csv.commit();
-    return {
+    const name = typeof csvTarget === "string" ? path.basename(csvTarget) : csvTarget.name;
+    const entry = { name, rows, columns: columns.length };
+    const base: SummaryBase = {
       tracemill: { version: TRACEMILL_VERSION },
       ...inputsSummary(captures, result.files, digests.sha256),
       options: flow,
@@ -188,11 +226,20 @@ export async function runSessionPass<S>(
       packets: result.packets,
       fragments: result.fragments,
       sessions: result.sessions,
-      csv: { name: owned ? path.basename(csvTarget) : csvTarget.name, rows, columns: columns.length },
     };
+    // F is "parquet" exactly when the table is written (the format option's type).
+    const summary = {
+      ...base,
+      ...(table !== null ? { parquet: entry } : { csv: entry }),
+    } as unknown as SessionPassSummary<F>;
+    // The digests were taken before the output's final name: if hashing fails, no output is left without its summary.
+    if (table !== null) await table.commit(JSON.stringify(summary));
+    else if (owned) await csv!.commit();
+    return summary;
   } catch (error) {
     digests.cancel();
-    if (owned) await csv.discard();
+    if (table !== null) await table.discard();
+    else if (owned) await csv!.discard();
     throw error;
   } finally {
     spill.close();
