@@ -23,7 +23,8 @@ export const flowParams = z.object({
   length: z.enum(["ip", "frame"]).default("ip"),
 });
 
-export const extractParams = flowParams;
+// Only extract writes Parquet: the engine writes it for the features alone and refuses it to label, ipt and images.
+export const extractParams = flowParams.extend({ format: z.enum(["csv", "parquet"]).default("csv") });
 export const labelParams = flowParams.extend({
   mode: z.enum(["binary", "multiclass"]).default("binary"),
   maxPriority: z.number().int().min(1).max(255).optional(),

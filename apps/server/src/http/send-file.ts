@@ -60,6 +60,7 @@ const TYPES: Record<string, string> = {
   zip: "application/zip",
   gz: "application/gzip",
   pcap: "application/vnd.tcpdump.pcap",
+  parquet: "application/vnd.apache.parquet",
 };
 
 /**

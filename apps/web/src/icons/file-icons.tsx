@@ -5,6 +5,7 @@ export type FileKind =
   | "pcap"
   | "pcap-bom"
   | "csv"
+  | "parquet"
   | "pcap-alerts"
   | "u2"
   | "pcap-clean"
@@ -38,6 +39,13 @@ const looks: Record<FileKind, KindLook> = {
     color: "#2e8b57",
     glyph: <path d="M6 18 h18 M6 23 h18 M6 28 h18 M12 14 v18 M18 14 v18" fill="none" strokeWidth="1.2" />,
     title: "CSV of session features",
+  },
+  // Bars of falling height: a table kept by columns, each compressed.
+  parquet: {
+    tag: "PARQ",
+    color: "#a23b72",
+    glyph: <path d="M7 15 h4 v15 h-4 z M13 19 h4 v11 h-4 z M19 23 h4 v7 h-4 z" strokeWidth="1" />,
+    title: "Parquet of session features (typed columns)",
   },
   "pcap-alerts": {
     tag: "IDS",
@@ -150,6 +158,7 @@ export function FileIcon({ kind, size = 32, label }: { kind: FileKind; size?: nu
 /** Guesses an output's icon from the kind the engine reports and its file name. */
 export function fileKindOf(kind: string, name: string): FileKind {
   const k = `${kind} ${name}`.toLowerCase();
+  if (kind.toLowerCase().includes("parquet") || name.toLowerCase().endsWith(".parquet")) return "parquet";
   if (k.includes("image") || (k.includes("zip") && !k.includes("csv"))) return "zip-images";
   if (k.includes("ipt") || name.endsWith(".txt")) return "txt-ipt";
   if (k.includes("class") && name.endsWith(".csv")) return "csv-class";

@@ -6,6 +6,7 @@ import { FlowParams, fromMerge, LabelModeStep, RulesetStep } from "./capability-
 import { type Draft, defaultParams } from "./draft.js";
 import { FeatureSetChoice, missingFeatureSet } from "./feature-set-choice.js";
 import { FilePicker } from "./file-picker.js";
+import { OutputFormatChoice } from "./output-format-choice.js";
 import { NumberParam, SwitchParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
 
@@ -47,9 +48,19 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     capability: "extract",
     mainRole: "capture",
     mainLabel: "Capture",
-    intro: "Computes the session features of every TCP and UDP session of a capture, as one CSV row per session.",
+    intro:
+      "Computes the session features of every TCP and UDP session of a capture, as one row per session (CSV or Parquet).",
     steps: [
-      flowStep({ title: "Parameters", render: () => <p>The defaults suit most captures.</p>, missing: noMissing }),
+      flowStep({
+        title: "Parameters",
+        render: (props) => (
+          <>
+            <p>The defaults suit most captures.</p>
+            <OutputFormatChoice {...props} />
+          </>
+        ),
+        missing: noMissing,
+      }),
     ],
     advanced: flowAdvanced("extract"),
   },

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
@@ -101,9 +101,27 @@ describe("job creation", () => {
       description: "for a test",
       public: false,
       capability: "extract",
-      params: { features: ["tracemill"], idleTimeout: 60, activeTimeout: 1800, length: "ip" },
+      params: { features: ["tracemill"], idleTimeout: 60, activeTimeout: 1800, length: "ip", format: "csv" },
       inputs: { capture: { fileId: "file-1" } },
     });
+  });
+
+  it("feature extraction offers Parquet as the output format, each format described, CSV first chosen", async () => {
+    const calls = server();
+    renderApp("/ui/extract");
+    await stepOne("Typed", "Capture");
+    const formats = screen.getByRole("group", { name: "Output format" });
+    const csv = within(formats).getByRole("radio", { name: "CSV" });
+    const parquet = within(formats).getByRole("radio", { name: "Parquet" });
+    expect(csv).toBeChecked();
+    expect(parquet).not.toBeChecked();
+    expect(parquet).toHaveAccessibleDescription(/Typed columns, compressed.*pandas, polars or DuckDB/);
+    await userEvent.click(parquet);
+    expect(parquet).toBeChecked();
+    expect(csv).not.toBeChecked();
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toBeDefined());
+    expect(created(calls)).toMatchObject({ capability: "extract", params: { format: "parquet", length: "ip" } });
   });
 
   it("aggregation asks for the attack capture and the insertion point on step 2", async () => {

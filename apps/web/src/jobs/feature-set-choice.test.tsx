@@ -94,6 +94,7 @@ describe("feature set choice", () => {
       idleTimeout: 120,
       activeTimeout: 1800,
       length: "ip",
+      format: "csv",
     });
     // The wizard's two readers of the list share one answer.
     expect(calls.filter((c) => c.path === "/api/feature-sets")).toHaveLength(1);
@@ -174,6 +175,7 @@ describe("feature set choice", () => {
       idleTimeout: 45,
       activeTimeout: 120,
       length: "ip",
+      format: "csv",
     });
   });
 });

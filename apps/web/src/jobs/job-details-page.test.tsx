@@ -71,6 +71,43 @@ describe("Job details", () => {
     expect(screen.queryByText(/Incomplete input/)).toBeNull();
   });
 
+  it("says plainly that a Parquet output has no preview, and charts its sessions from the summary", async () => {
+    const job = makeJob({
+      id: "j5",
+      title: "Typed",
+      params: { format: "parquet", idleTimeout: 120 },
+      summary: { parquet: { name: "features.parquet", rows: 3 }, sessions: { byProtocol: { tcp: 2, udp: 1 } } },
+      outputs: [
+        { name: "features.parquet", kind: "features-parquet", size: 4096 },
+        { name: "summary.json", kind: "summary-json", size: 300 },
+      ],
+    });
+    const calls = fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j5": () => ({ body: job }),
+    });
+    renderApp("/ui/details?id=j5");
+    const note = await screen.findByRole("note");
+    expect(note).toHaveTextContent(
+      "features.parquet has no preview in the browser: download it and load it with pandas, polars or DuckDB.",
+    );
+    expect(within(note).getByRole("link", { name: "download it" })).toHaveAttribute(
+      "href",
+      "/api/jobs/j5/outputs/features.parquet",
+    );
+    const output = screen.getByRole("link", {
+      name: /^Parquet of session features \(typed columns\) features\.parquet$/,
+    });
+    expect(output).toHaveAttribute("href", "/api/jobs/j5/outputs/features.parquet");
+    expect(screen.getByRole("row", { name: "format parquet" })).toBeInTheDocument();
+    const protocols = screen.getByRole("img", { name: "Sessions per protocol" });
+    expect(protocols).toHaveTextContent("TCP");
+    expect(protocols).toHaveTextContent("UDP");
+    expect(screen.queryByRole("region", { name: /Preview of/ })).toBeNull();
+    // The page never reads the Parquet file itself.
+    expect(calls.some((c) => c.path.endsWith(".parquet"))).toBe(false);
+  });
+
   it("says plainly that a damaged capture was read only up to the damage", async () => {
     const message = "cut.pcap: damaged capture at byte 4116 (after 35 packets): truncated packet record";
     const job = makeJob({

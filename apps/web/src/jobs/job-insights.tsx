@@ -22,9 +22,13 @@ export function JobInsights({ job }: { job: Job }) {
   const csv = csvs.find((o) => /label|class/i.test(o.name)) ?? csvs[0];
   const zip = job.outputs.find((o) => o.name.toLowerCase().endsWith(".zip"));
   const txt = job.outputs.find((o) => o.name.toLowerCase().endsWith(".txt"));
+  const parquets = job.outputs.filter((o) => o.name.toLowerCase().endsWith(".parquet"));
   return (
     <>
       {csv && <CsvInsights job={job} name={csv.name} size={csv.size} />}
+      {parquets.map((output) => (
+        <ParquetNote key={output.name} job={job} name={output.name} />
+      ))}
       <SummaryCharts job={job} />
       {zip && <ImagePreview job={job} name={zip.name} />}
       {txt && <TextPreview job={job} name={txt.name} />}
@@ -83,6 +87,19 @@ function CsvInsights({ job, name, size }: { job: Job; name: string; size: number
         </table>
       </section>
     </>
+  );
+}
+
+/** A preview would need a Parquet reader in the web bundle: the file is meant for the user's own tools. */
+function ParquetNote({ job, name }: { job: Job; name: string }) {
+  return (
+    <p className="hint" role="note">
+      {name} has no preview in the browser:{" "}
+      <a href={api.outputUrl(job.id, name)} download={name}>
+        download it
+      </a>{" "}
+      and load it with pandas, polars or DuckDB.
+    </p>
   );
 }
 

@@ -79,6 +79,30 @@ describe("My Jobs", () => {
     expect(within(screen.getByRole("article", { name: "Finished extraction" })).queryByRole("status")).toBeNull();
   });
 
+  it("shows a Parquet output on its card with the Parquet icon, the CSV's with the CSV icon", async () => {
+    const typed = makeJob({
+      id: "typed",
+      title: "Typed extraction",
+      outputs: [
+        { name: "features.parquet", kind: "features-parquet", size: 4096 },
+        { name: "summary.json", kind: "summary-json", size: 100 },
+      ],
+    });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": () => ({ body: [mine[0], typed] }),
+    });
+    renderApp("/ui/dataSets");
+    const card = await screen.findByRole("article", { name: "Typed extraction" });
+    const link = within(card).getByRole("link", { name: /features\.parquet/ });
+    expect(link).toHaveAttribute("href", "/api/jobs/typed/outputs/features.parquet");
+    expect(within(link).getByRole("img")).toHaveAccessibleName("Parquet of session features (typed columns)");
+    const csv = within(screen.getByRole("article", { name: "Finished extraction" })).getByRole("link", {
+      name: /features\.csv/,
+    });
+    expect(within(csv).getByRole("img")).toHaveAccessibleName("CSV of session features");
+  });
+
   it("deletes a job only after confirmation and removes it from the list", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),

@@ -7,9 +7,9 @@ import { capabilityRoutes } from "./capability-routes.js";
 
 const descriptions: Record<Capability, { text: string; reads: FileKind[]; writes: FileKind[] }> = {
   extract: {
-    text: "Groups packets into bidirectional TCP and UDP sessions over IPv4 and IPv6 and computes the session features (see Feature Set) for each, one CSV row per session.",
+    text: "Groups packets into bidirectional TCP and UDP sessions over IPv4 and IPv6 and computes the session features (see Feature Set) for each, one CSV row per session (or a Parquet file of the same rows).",
     reads: ["pcap"],
-    writes: ["csv"],
+    writes: ["csv", "parquet"],
   },
   sanitize: {
     text: "Runs Suricata with a chosen ruleset over the capture and splits it: the sessions no alert touched form an attack-free capture, the others a capture of attack samples; the alerts are kept as unified2 and EVE logs.",

@@ -4,6 +4,10 @@ import { FileIcon, type FileKind, fileKindTitle } from "../icons/file-icons.js";
 export const documentedKinds: { kind: FileKind; text: string }[] = [
   { kind: "pcap", text: "Raw capture: pcap 2.4 (also read: pcapng, ERF, raw IP; optionally gzip-compressed)." },
   { kind: "csv", text: "CSV with the session features, one row per TCP or UDP session." },
+  {
+    kind: "parquet",
+    text: "Parquet with the same rows as the features CSV, typed and compressed, for pandas, polars or DuckDB.",
+  },
   { kind: "pcap-alerts", text: "Capture whose attacks the intrusion detection system (Suricata) identified." },
   { kind: "u2", text: "Unified2 alert file written by the intrusion detection system." },
   { kind: "pcap-clean", text: "Attack-free capture: the packets of sessions no alert touched." },
