@@ -1,11 +1,8 @@
 // Fwd PSH Flags, Bwd PSH Flags, Fwd URG Flags, Bwd URG Flags: packets with PSH or URG set, per direction (0 for UDP).
-import { TcpFlag } from "../../decode/decoded-packet.js";
 import type { FeatureGroup } from "../feature-group.js";
+import { directionFlags } from "./direction-flags.js";
 
-const PSH_BIT = 31 - Math.clz32(TcpFlag.PSH);
-const URG_BIT = 31 - Math.clz32(TcpFlag.URG);
-
-/** Per side: PSH count, URG count. */
+/** Per side: PSH count, URG count, counted as the tracemill set's direction-flags counts them. */
 export const cicDirectionFlags: FeatureGroup = {
   name: "cic-direction-flags",
   kind: "measuring",
@@ -17,12 +14,7 @@ export const cicDirectionFlags: FeatureGroup = {
   ],
   sideSlots: 2,
   flowSlots: 0,
-  update(s, side, _flow, packet) {
-    const flags = packet.tcpFlags;
-    if ((flags & (TcpFlag.PSH | TcpFlag.URG)) === 0) return;
-    s[side] += (flags >>> PSH_BIT) & 1;
-    s[side + 1] += (flags >>> URG_BIT) & 1;
-  },
+  update: directionFlags.update,
   finish(s, fwd, bwd, _flow, _session, row) {
     row.int(s[fwd]);
     row.int(s[bwd]);

@@ -1,18 +1,10 @@
 // Fwd IAT Total … Bwd IAT Min: gaps between consecutive packets sent by one side, in microseconds.
 import type { RowBuilder } from "../../outputs/row-builder.js";
 import type { FeatureGroup } from "../feature-group.js";
-import {
-  addValue,
-  STATS_SLOTS,
-  statCount,
-  statDeviation,
-  statMax,
-  statMean,
-  statMin,
-  statSum,
-} from "../running-stats.js";
+import { STATS_SLOTS, statCount, statDeviation, statMax, statMean, statMin, statSum } from "../running-stats.js";
+import { directionGaps } from "./direction-gaps.js";
 
-/** Per side: the previous packet's time + 1 (0: none yet; times are integers ≥ 0), then the gap statistics. */
+/** Per side as the tracemill set's direction-gaps keeps it: the previous packet's time + 1, then the gaps' statistics. */
 export const cicDirectionGaps: FeatureGroup = {
   name: "cic-direction-gaps",
   kind: "measuring",
@@ -30,11 +22,7 @@ export const cicDirectionGaps: FeatureGroup = {
   ],
   sideSlots: 1 + STATS_SLOTS,
   flowSlots: 0,
-  update(s, side, _flow, packet) {
-    const previous = s[side];
-    if (previous > 0) addValue(s, side + 1, packet.time - (previous - 1));
-    s[side] = packet.time + 1;
-  },
+  update: directionGaps.update,
   finish(s, fwd, bwd, _flow, _session, row) {
     writeGaps(s, fwd + 1, row);
     writeGaps(s, bwd + 1, row);
