@@ -1,5 +1,6 @@
 // Golden files: the CSV of each real capture with a golden/<capture>.csv in test/fixtures/features must stay
-// byte-identical (the captures are in the captures library, test/fixtures/capture).
+// byte-identical (the captures are in the captures library, test/fixtures/capture), with the default feature set and
+// with each other set alone (golden-sets/<set>/<capture>.csv).
 // After an intended change, regenerate with test/fixtures/features/regenerate.mjs and review the diff.
 import fs from "node:fs";
 import os from "node:os";
@@ -19,6 +20,25 @@ describe("golden feature CSVs", () => {
   it("cover a few real captures", () => {
     expect(captures.length).toBeGreaterThanOrEqual(5);
   });
+
+  const sets = fs.readdirSync(path.join(fixtures, "golden-sets")).sort();
+  it("cover every feature set other than the default", () => {
+    expect(sets).toEqual(["cic", "nfstream"]);
+    for (const set of sets)
+      expect(fs.readdirSync(path.join(fixtures, "golden-sets", set)).length).toBe(captures.length);
+  });
+
+  for (const set of sets) {
+    for (const name of captures) {
+      it(`are unchanged for ${name} with --features ${set}`, async () => {
+        const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-golden-"));
+        await extractFeatures(fixturePath(name), { outDir, features: [set] });
+        const actual = fs.readFileSync(path.join(outDir, "features.csv"), "utf8");
+        expect(actual).toBe(fs.readFileSync(path.join(fixtures, "golden-sets", set, `${name}.csv`), "utf8"));
+        fs.rmSync(outDir, { recursive: true, force: true });
+      });
+    }
+  }
 
   for (const name of captures) {
     it(`are unchanged for ${name}`, async () => {
