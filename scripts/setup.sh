@@ -25,6 +25,17 @@ missing=()
 for pair in "${need[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
+# PostgreSQL 15+ for the tests of PostgreSQL mode, which start a throw-away cluster of their own (initdb, pg_ctl are
+# not on PATH in Debian: /usr/lib/postgresql/<major>/bin).
+if [ "$purpose" = "test" ]; then
+  postgres_found=0
+  for initdb in /usr/lib/postgresql/*/bin/initdb; do
+    major="${initdb#/usr/lib/postgresql/}"
+    major="${major%%/*}"
+    if [ -x "$initdb" ] && [ "$major" -ge 15 ] 2>/dev/null; then postgres_found=1; fi
+  done
+  [ "$postgres_found" = 1 ] || missing+=(postgresql)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   # shellcheck disable=SC2207
   missing=($(printf '%s\n' "${missing[@]}" | sort -u))

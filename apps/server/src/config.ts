@@ -2,16 +2,17 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isPostgresUrl } from "./db/dialect.js";
 
 export interface ServerConfig {
   port: number;
   host: string;
-  /** Data directory: the SQLite file (unless databaseUrl says otherwise) and every job's files. */
+  /** Data directory: the SQLite file (unless `database` says otherwise) and every job's files. */
   dataDir: string;
   /** Directory holding the built web app (index.html and assets). */
   webDir: string | null;
-  /** The SQLite database file; default `<dataDir>/tracemill.sqlite`. */
-  databaseFile: string;
+  /** A `postgres://` URL, or the SQLite database file (default `<dataDir>/tracemill.sqlite`). */
+  database: string;
   /** Largest accepted upload in bytes (default 50 GB). */
   maxUploadBytes: number;
   /** Jobs run at once, each in its own worker process (default: one per core less one, at least 1; 0: none). */
@@ -39,6 +40,8 @@ export interface ConfigInput {
   dataDir?: string;
   webDir?: string | null;
   workers?: number | string;
+  /** `--database`: a `postgres://` URL or a SQLite file. */
+  database?: string;
 }
 
 function positiveNumber(name: string, raw: string | number | undefined, fallback: number): number {
@@ -46,6 +49,15 @@ function positiveNumber(name: string, raw: string | number | undefined, fallback
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`invalid ${name}: ${String(raw)}`);
   return value;
+}
+
+/**
+ * `--database` or TRACEMILL_DATABASE_URL: a `postgres://` URL, or else a SQLite file; without either, the SQLite file
+ * TRACEMILL_DATABASE_FILE names, or the data directory's.
+ */
+function databaseOf(chosen: string | undefined, file: string | undefined, dataDir: string): string {
+  if (chosen && isPostgresUrl(chosen)) return chosen;
+  return path.resolve(chosen || file || path.join(dataDir, "tracemill.sqlite"));
 }
 
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -66,7 +78,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     host: input.host ?? env.TRACEMILL_HOST ?? "0.0.0.0",
     dataDir,
     webDir: input.webDir === undefined ? (env.TRACEMILL_WEB_DIR ?? null) : input.webDir,
-    databaseFile: path.resolve(env.TRACEMILL_DATABASE_FILE ?? path.join(dataDir, "tracemill.sqlite")),
+    database: databaseOf(input.database ?? env.TRACEMILL_DATABASE_URL, env.TRACEMILL_DATABASE_FILE, dataDir),
     maxUploadBytes: Math.floor(positiveNumber("upload limit", env.TRACEMILL_MAX_UPLOAD_BYTES, 50 * 1024 ** 3)),
     workers,
     sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),

@@ -14,7 +14,7 @@ import { uploadsService } from "./services/uploads.js";
 import { fileStore } from "./storage/file-store.js";
 
 export async function openContext(config: ServerConfig) {
-  const db = await openDatabase(config.databaseFile);
+  const db = await openDatabase(config.database);
   const store = fileStore(config.dataDir);
   const hub = progressHub();
   const runner = jobRunner(db, store, hub, {

@@ -44,6 +44,18 @@ describe("feature sets over the API", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.messages[0]).toMatch(/^Invalid parameter features: no feature set "no-such-set" \(there are /);
     expect((await create([])).status).toBe(400);
+    const compat = (features: string[], capability = "extract") =>
+      client.call("POST", "/api/jobs", {
+        title: "compat",
+        capability,
+        params: { features, cicCompat: true },
+        inputs: { capture: { fileId: upload.body.id } },
+      });
+    expect((await compat(["cic", "tracemill"])).body.messages).toEqual([
+      'Invalid parameter cicCompat: it needs the feature set "cic" alone',
+    ]);
+    expect((await compat(["cic"], "ipt")).body.messages[0]).toMatch(/^Invalid parameter cicCompat: only extraction/);
+    expect((await compat(["cic"])).status).toBe(201);
     expect((await create(["Bad Name"])).status).toBe(400);
   });
 

@@ -1,6 +1,7 @@
-// The repository suite every database backend must pass (SQLite today; PostgreSQL runs the same cases later).
+// The repository suite every database backend must pass: SQLite (repositories-sqlite) and PostgreSQL (repositories-postgres).
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import type { Db } from "../src/db/connect.js";
+import { openDatabase } from "../src/db/connect.js";
 import { filesRepository } from "../src/repositories/files.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
 import { sessionsRepository, usersRepository } from "../src/repositories/users.js";
@@ -48,8 +49,42 @@ const job = (id: string, owner: string, minute: number, extra: Record<string, un
   ...extra,
 });
 
-export function repositorySuite(name: string, open: () => Promise<Db>): void {
+/**
+ * `newTarget` names a new, empty database (a SQLite file's path or a `postgres://` URL); each case opens its own, so
+ * every case also migrates from nothing.
+ */
+export function repositorySuite(name: string, newTarget: () => Promise<string>): void {
+  const open = async () => openDatabase(await newTarget());
   describe(`repositories on ${name}`, () => {
+    it("migrates a new database once when several processes open it at the same time", async () => {
+      const target = await newTarget();
+      const dbs = await Promise.all([1, 2, 3, 4].map(() => openDatabase(target)));
+      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(dbs[0]);
+      expect(applied.rows.map((row) => row.name)).toEqual([
+        "0001-initial",
+        "0002-output-sha256",
+        "0003-job-leases",
+        "0004-job-attempts",
+        "0005-queue-signals",
+      ]);
+      await Promise.all(dbs.map((db) => db.destroy()));
+      // Opened again, it finds nothing left to do.
+      await (await openDatabase(target)).destroy();
+    });
+
+    it("gives back sizes beyond 32 bits and fractional percents as the numbers they were", async () => {
+      const db = await open();
+      await usersRepository(db).insert(user("u1", "a@b.org"));
+      await filesRepository(db).insert(file("f1", "u1"));
+      const jobs = jobsRepository(db);
+      await jobs.insert(job("j1", "u1", 1), [{ role: "capture", fileId: "f1" }]);
+      await jobs.update("j1", { percent: 100 / 3 });
+      const [input] = await jobs.inputsOf(["j1"]);
+      expect(input.size).toBe(5_000_000_000);
+      expect((await jobs.byId("j1"))?.percent).toBe(33.333333333333336);
+      await db.destroy();
+    });
+
     it("keeps emails unique whatever their case, and finds sessions only until they expire", async () => {
       const db = await open();
       const users = usersRepository(db);

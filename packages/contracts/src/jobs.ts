@@ -21,6 +21,8 @@ export const flowParams = z.object({
   // At most core's MAX_ACTIVE_TIMEOUT_SEC: a session's times stay exact integers (docs/features.md, "Number formats").
   activeTimeout: z.number().positive().max(8_000_000).default(1800),
   length: z.enum(["ip", "frame"]).default("ip"),
+  // Rows as CIC-IDS2017's CSVs: extract and label, features ["cic"] alone (docs/features/cic.md). Absent: false.
+  cicCompat: z.boolean().optional(),
 });
 
 // Only extract writes Parquet: the engine writes it for the features alone and refuses it to label, ipt and images.

@@ -207,6 +207,10 @@ export function addSessionOptions(command: Command): Command {
       "packets in the nfstream set's early-packet sequences, 0 to 255 (default 32)",
       numberOption("a whole number from 0 to 255", (v) => Number.isInteger(v) && v >= 0 && v <= 255),
     )
+    .option(
+      "--cic-compat",
+      "with --features cic alone: rows exactly as CIC-IDS2017's CSVs (Flow ID, its header, a Label; extract and label)",
+    )
     .option("--no-digest", "take no SHA-256 of the input (the summary's sha256 is then null)");
 }
 
@@ -216,6 +220,7 @@ export interface SessionCommandOptions {
   activeTimeout?: number;
   length?: "ip" | "frame";
   splt?: number;
+  cicCompat?: boolean;
   /** False with --no-digest. */
   digest?: boolean;
 }
@@ -228,6 +233,7 @@ export function sessionOptions(options: SessionCommandOptions): SessionCommandOp
     activeTimeout: options.activeTimeout,
     length: options.length,
     splt: options.splt,
+    cicCompat: options.cicCompat,
     digest: options.digest,
   };
 }

@@ -14,22 +14,28 @@ export function serveCommand(): Command {
     .option("--host <addr>", "address to listen on (env TRACEMILL_HOST)")
     .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
     .option(
+      "--database <url>",
+      "postgres:// URL, or SQLite file (env TRACEMILL_DATABASE_URL; default: in the data directory)",
+    )
+    .option(
       "--workers <n>",
       "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1; 0: none, `tracemill worker` runs them)",
     )
-    .action(async (options: { port?: string; host?: string; data?: string; workers?: string }) => {
+    .action(async (options: { port?: string; host?: string; data?: string; database?: string; workers?: string }) => {
       // Loaded here, not at the top: the server's dependencies would add to every other command's start-up.
-      const { ListenError, loadConfig, startServer } = await import("@tracemill/server");
+      const { DatabaseError, ListenError, loadConfig, startServer } = await import("@tracemill/server");
       const config = loadConfig({
         port: options.port,
         host: options.host,
         dataDir: options.data,
+        database: options.database,
         workers: options.workers,
         webDir: process.env.TRACEMILL_WEB_DIR ?? defaultWebDir,
       });
-      // A port that cannot be had ends the command (exit status 1, one line); no job has started by then.
+      // A port or a database that cannot be had ends the command (exit status 1, one line); no job has started by then.
       const server = await startServer(config).catch((error: unknown) => {
-        throw error instanceof ListenError ? new TracemillError("BAD_OPTION", error.message) : error;
+        const edge = error instanceof ListenError || error instanceof DatabaseError;
+        throw edge ? new TracemillError("BAD_OPTION", error.message) : error;
       });
       process.stdout.write(`Tracemill is running at ${server.url}/ (data in ${config.dataDir})\n`);
       const stop = () => {

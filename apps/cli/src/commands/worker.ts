@@ -13,16 +13,22 @@ export function workerCommand(): Command {
     .description("run queued jobs of a data directory shared with `tracemill serve` (no HTTP)")
     .option("--data <dir>", "data directory (env TRACEMILL_DATA_DIR)")
     .option(
+      "--database <url>",
+      "postgres:// URL, or SQLite file (env TRACEMILL_DATABASE_URL; default: in the data directory)",
+    )
+    .option(
       "--concurrency <n>",
       "jobs run at once (env TRACEMILL_WORKERS; default: cores - 1, at least 1)",
       concurrency,
     )
-    .action(async (options: { data?: string; concurrency?: string }) => {
+    .action(async (options: { data?: string; database?: string; concurrency?: string }) => {
       // Loaded here, not at the top: the server's dependencies would add to every other command's start-up.
-      const { loadConfig, startWorker } = await import("@tracemill/server");
-      const config = loadConfig({ dataDir: options.data, workers: options.concurrency });
+      const { DatabaseError, loadConfig, startWorker } = await import("@tracemill/server");
+      const config = loadConfig({ dataDir: options.data, database: options.database, workers: options.concurrency });
       if (config.workers < 1) throw new TracemillError("BAD_OPTION", "a worker needs TRACEMILL_WORKERS of at least 1");
-      const worker = await startWorker(config);
+      const worker = await startWorker(config).catch((error: unknown) => {
+        throw error instanceof DatabaseError ? new TracemillError("BAD_OPTION", error.message) : error;
+      });
       process.stdout.write(
         `Tracemill worker ${worker.workerId} is running jobs from ${config.dataDir} (${config.workers} at once)\n`,
       );

@@ -1,5 +1,14 @@
-// Migrations kept in code (no files to ship); Kysely's Migrator applies the missing ones at start.
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+// Migrations kept in code (no files to ship); Kysely's Migrator applies the missing ones at start. One set for SQLite
+// and PostgreSQL: text (ids, ISO-8601 times, JSON), integer (counts, 0/1 flags), bigint (sizes) mean the same on
+// both; the differences are floatType and 0005's triggers (PostgreSQL only).
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { isPostgres } from "./dialect.js";
+
+/** The PostgreSQL notification channel on which the queue announces work (migration 0005, queue-signals.ts). */
+export const QUEUE_CHANNEL = "tracemill_queue";
+
+/** An 8-byte float on both: PostgreSQL's `real` has 4 bytes (six digits), SQLite's `real` has 8. */
+const floatType = (db: Kysely<unknown>) => (isPostgres(db) ? "double precision" : "real");
 
 const migrations: Record<string, Migration> = {
   "0001-initial": {
@@ -41,7 +50,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("capability", "text", (c) => c.notNull())
         .addColumn("params", "text", (c) => c.notNull())
         .addColumn("status", "text", (c) => c.notNull())
-        .addColumn("percent", "real", (c) => c.notNull().defaultTo(0))
+        .addColumn("percent", floatType(db), (c) => c.notNull().defaultTo(0))
         .addColumn("stage", "text", (c) => c.notNull().defaultTo(""))
         .addColumn("error", "text")
         .addColumn("summary", "text")
@@ -96,11 +105,91 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005-queue-signals": {
+    // PostgreSQL only: a job becoming queued, or a cancel being asked, is announced on QUEUE_CHANNEL, so idle pools
+    // wake at once instead of polling (queue-signals.ts). Triggers catch every way in (a new job, a re-queue, another
+    // program). SQLite has no such signal; its pools poll.
+    async up(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      await sql`
+        create function tracemill_queue_signal() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify(${sql.lit(QUEUE_CHANNEL)}, '');
+          return null;
+        end $$`.execute(db);
+      await sql`
+        create trigger jobs_queued after insert on jobs for each row when (new.status = 'queued')
+        execute function tracemill_queue_signal()`.execute(db);
+      await sql`
+        create trigger jobs_requeued_or_cancelled after update of status, cancel_requested on jobs for each row
+        when ((new.status = 'queued' and old.status <> 'queued') or (new.cancel_requested = 1 and old.cancel_requested = 0))
+        execute function tracemill_queue_signal()`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Any 64-bit number that other users of the same PostgreSQL database are unlikely to lock: "tracemil" in ASCII. */
+const MIGRATION_LOCK = 0x74726163656d696cn.toString();
+/** How long a process waits for another one's migration on SQLite before it gives up. */
+const SQLITE_WAIT_MS = 30_000;
+
+/**
+ * Several processes starting at once (a server and its workers) migrate one after the other, and those after the first
+ * find nothing left to do. The lock covers the whole of Kysely's Migrator, including the creation of its own tables,
+ * which its own lock does not cover.
+ */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) await withAdvisoryLock(db);
+  else await inImmediateTransaction(db);
+}
+
+/** PostgreSQL: a session-level advisory lock, held on one connection of the pool while others migrate. */
+async function withAdvisoryLock(db: Kysely<unknown>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK}::bigint)`.execute(connection);
+    try {
+      await migrate(db);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`.execute(connection);
+    }
+  });
+}
+
+/**
+ * SQLite: one write transaction (BEGIN IMMEDIATE takes the write lock at once) around the migration, which SQLite's
+ * transactional DDL then applies whole or not at all. The wait for the lock is a loop here, not SQLite's busy timeout:
+ * better-sqlite3 waits synchronously, which would stall this process's event loop, and with it a holder in the same
+ * process.
+ */
+async function inImmediateTransaction(db: Kysely<unknown>): Promise<void> {
+  const [setting] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(db)).rows;
+  await sql`pragma busy_timeout = 0`.execute(db);
+  const deadline = Date.now() + SQLITE_WAIT_MS;
+  try {
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(db);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${Number(setting?.timeout ?? 0)}`).execute(db);
+  }
+  try {
+    await migrate(db);
+    await sql`commit`.execute(db);
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+}
+
+async function migrate(db: Kysely<unknown>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

@@ -1,4 +1,4 @@
-// The database's tables as Kysely sees them. Portable types only (text, integer, bigint, real), so PostgreSQL can follow.
+// The database's tables as Kysely sees them, the same on SQLite and PostgreSQL (migrations.ts says how the types map).
 import type { Generated } from "kysely";
 
 export interface UsersTable {

@@ -1,6 +1,7 @@
 // The worker pool: claims queued jobs from the database and runs each in its own process, up to `workers` at once.
 // Several pools (the server's, `tracemill worker`s) may share one database: claims are atomic and leased, a job whose
 // pool died is queued again (a few times at most: lost-runs.ts), and cancels and progress travel through the database.
+// On PostgreSQL a pool also listens for the queue's signals (a job queued, a cancel asked) and polls only slowly.
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
 import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
+import { listenToQueue, type QueueSignals } from "../db/queue-signals.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { FileStore } from "../storage/file-store.js";
 import { afterLostRun, handedBack } from "./lost-runs.js";
@@ -18,6 +20,11 @@ import type { FromWorker, RunMessage } from "./worker-messages.js";
 
 const workerEntry = fileURLToPath(new URL("./worker-process.js", import.meta.url));
 const POLL_MS = 1000;
+/**
+ * The poll of a pool that hears the queue's signals: it still renews leases and finds jobs whose worker is gone, which
+ * send no signal. A sixth of the lease keeps renewals (every third of it) well inside it.
+ */
+const SIGNALLED_POLL_MS = 5000;
 const CANCEL_GRACE_MS = 5000;
 /**
  * How much nicer than the server its job processes run: a lab server answers its users before it crunches. Ten steps
@@ -58,6 +65,9 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
   const seen = new Map<string, string>();
   let timers: NodeJS.Timeout[] = [];
   let polling = false;
+  /** A wake-up came while a poll ran: the poll goes round once more, so the signal is not lost. */
+  let pollAgain = false;
+  let signals: QueueSignals | null = null;
   let stopped = false;
   let renewedAt = 0;
 
@@ -204,24 +214,35 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
   }
 
   async function poll(): Promise<void> {
-    if (polling || stopped) return;
+    if (stopped) return;
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
     polling = true;
     try {
-      await checkRunning();
-      await reclaimStale();
-      while (!stopped && running.size < options.workers) {
-        const id = await jobs.claimNext(workerId, now(), leaseUntil());
-        if (!id) break;
-        hub.changed(id);
-        await launch(id).catch(async (error: unknown) => {
-          running.delete(id);
-          outcomes.discardFiles(id);
-          const failure = outcomes.failure(error, "The job could not start");
-          await outcomes.finish(id, { status: "failed", stage: "failed", error: failure });
-        });
-      }
+      do {
+        pollAgain = false;
+        await pollOnce();
+      } while (pollAgain && !stopped);
     } finally {
       polling = false;
+    }
+  }
+
+  async function pollOnce(): Promise<void> {
+    await checkRunning();
+    await reclaimStale();
+    while (!stopped && running.size < options.workers) {
+      const id = await jobs.claimNext(workerId, now(), leaseUntil());
+      if (!id) break;
+      hub.changed(id);
+      await launch(id).catch(async (error: unknown) => {
+        running.delete(id);
+        outcomes.discardFiles(id);
+        const failure = outcomes.failure(error, "The job could not start");
+        await outcomes.finish(id, { status: "failed", stage: "failed", error: failure });
+      });
     }
   }
 
@@ -251,7 +272,8 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     workerId,
     async start(): Promise<void> {
       const watchTimer = setInterval(() => void watch().catch(() => {}), WATCH_MS);
-      timers = [setInterval(wake, POLL_MS), watchTimer];
+      signals = listenToQueue(db, wake);
+      timers = [setInterval(wake, signals ? SIGNALLED_POLL_MS : POLL_MS), watchTimer];
       wake();
     },
     wake,
@@ -260,6 +282,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
     async stop(): Promise<void> {
       stopped = true;
       for (const timer of timers) clearInterval(timer);
+      await signals?.close();
       const all = [...running.entries()];
       for (const [, entry] of all) entry.child.kill("SIGKILL");
       await Promise.all(all.map(([, entry]) => entry.finished));

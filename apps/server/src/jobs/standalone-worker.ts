@@ -15,7 +15,7 @@ export interface RunningWorker {
 
 export async function startWorker(config: ServerConfig): Promise<RunningWorker> {
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDatabase(config.databaseFile);
+  const db = await openDatabase(config.database);
   const runner = jobRunner(db, fileStore(config.dataDir), progressHub(), {
     workers: config.workers,
     testEngineModule: config.testEngineModule,

@@ -1,7 +1,8 @@
 // Jobs, their inputs and outputs, and the durable queue (a job row with status "queued" is a queue entry).
 import type { JobStatus } from "@tracemill/contracts";
-import type { Insertable, Transaction } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
+import { isPostgres } from "../db/dialect.js";
 import type { Database, FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
 
 export type JobRow = JobsTable & { owner_name: string };
@@ -114,10 +115,13 @@ export function jobsRepository(db: Db) {
       });
     },
     /**
-     * Claims the oldest queued job for a worker in one statement: of several processes racing for it, the row's
-     * status check lets exactly one update it (SQLite serialises writers; PostgreSQL re-checks the row after its lock).
+     * Claims the oldest queued job for a worker in one statement. SQLite serialises writers, so the status check lets
+     * exactly one of several racing processes update the row. On PostgreSQL the pick locks its row and skips rows
+     * other claimers hold (FOR UPDATE SKIP LOCKED): racing workers take different jobs at once instead of queueing
+     * on the same row, and the lock keeps two of them from ever taking one.
      */
     async claimNext(workerId: string, now: string, leaseUntil: string): Promise<string | undefined> {
+      const postgres = isPostgres(db as unknown as Kysely<unknown>);
       const claimed = await db
         .updateTable("jobs")
         .set({ status: "running", worker_id: workerId, lease_expires_at: leaseUntil, started_at: now })
@@ -130,7 +134,8 @@ export function jobsRepository(db: Db) {
             .where("next.status", "=", "queued")
             .orderBy("next.created_at")
             .orderBy("next.id")
-            .limit(1),
+            .limit(1)
+            .$if(postgres, (pick) => pick.forUpdate().skipLocked()),
         )
         .returning("id")
         .executeTakeFirst();

@@ -24,3 +24,15 @@ export function checkFeatureSets(names: readonly string[]): void {
     ]);
   }
 }
+
+/** 400 unless CICFlowMeter's exact layout can be written: the cic set alone, by extract or label. */
+export function checkCicCompat(capability: string, features: readonly string[]): void {
+  if (capability !== "extract" && capability !== "label") {
+    throw new HttpError(400, [
+      "Invalid parameter cicCompat: only extraction and labelling write CICFlowMeter's layout",
+    ]);
+  }
+  if (features.length !== 1 || features[0] !== "cic") {
+    throw new HttpError(400, ['Invalid parameter cicCompat: it needs the feature set "cic" alone']);
+  }
+}

@@ -24,7 +24,7 @@ import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/
 import type { FileStore } from "../storage/file-store.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { CurrentUser } from "./accounts.js";
-import { checkFeatureSets } from "./feature-sets.js";
+import { checkCicCompat, checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
 
@@ -161,8 +161,9 @@ export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: Pr
           params.error.issues.map((i) => `Invalid parameter ${i.path.join(".") || "params"}: ${i.message}`),
         );
       }
-      const features = (params.data as { features?: string[] }).features;
+      const { features, cicCompat } = params.data as { features?: string[]; cicCompat?: boolean };
       if (features !== undefined) checkFeatureSets(features);
+      if (cicCompat === true) checkCicCompat(request.capability, features ?? []);
       if (request.capability === "sanitize" && !request.inputs.rules) {
         await checkRuleset((params.data as { ruleset: string }).ruleset);
       }

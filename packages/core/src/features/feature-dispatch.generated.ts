@@ -11,7 +11,9 @@ import { cicDuration } from "./groups/cic-duration.js";
 import { cicFlagCounts } from "./groups/cic-flag-counts.js";
 import { cicFlowGaps } from "./groups/cic-flow-gaps.js";
 import { cicFlowPayloads } from "./groups/cic-flow-payloads.js";
+import { cicFwdHeaderCopy } from "./groups/cic-fwd-header-copy.js";
 import { cicHeaderLengths } from "./groups/cic-header-lengths.js";
+import { cicKey } from "./groups/cic-key.js";
 import { cicPayloadLengths } from "./groups/cic-payload-lengths.js";
 import { cicSubflows } from "./groups/cic-subflows.js";
 import { cicTcpStart } from "./groups/cic-tcp-start.js";
@@ -140,10 +142,66 @@ export const nfstreamDispatch: SetDispatch = {
   },
 };
 
+/** cic-key: cic-key. */
+export const cicKeyDispatch: SetDispatch = {
+  sideSlots: 0,
+  flowSlots: 0,
+  finish(s, at, session, row) {
+    cicKey.finish(s, at, at, at, session, row);
+  },
+};
+
+/**
+ * cic-compat: cic-duration, cic-payload-lengths, cic-flow-gaps, cic-direction-gaps, cic-direction-flags,
+ * cic-header-lengths, cic-direction-rates, cic-flow-payloads, cic-flag-counts, cic-averages, cic-fwd-header-copy,
+ * cic-bulks, cic-subflows, cic-tcp-start, cic-active-idle.
+ */
+export const cicCompatDispatch: SetDispatch = {
+  sideSlots: 22,
+  flowSlots: 50,
+  update(s, at, packet) {
+    const side = packet.forward ? at : at + 22;
+    const flow = at + 44;
+    cicPayloadLengths.update!(s, side, flow, packet);
+    cicFlowGaps.update!(s, side, flow, packet);
+    cicDirectionGaps.update!(s, side + 6, flow, packet);
+    cicDirectionFlags.update!(s, side + 13, flow, packet);
+    cicHeaderLengths.update!(s, side + 15, flow, packet);
+    cicFlowPayloads.update!(s, side, flow + 6, packet);
+    cicFlagCounts.update!(s, side, flow + 12, packet);
+    cicAverages.update!(s, side + 16, flow, packet);
+    cicFwdHeaderCopy.update!(s, side + 17, flow, packet);
+    cicBulks.update!(s, side, flow + 20, packet);
+    cicSubflows.update!(s, side + 18, flow + 36, packet);
+    cicTcpStart.update!(s, side + 19, flow, packet);
+    cicActiveIdle.update!(s, side, flow + 37, packet);
+  },
+  finish(s, at, session, row) {
+    const flow = at + 44;
+    cicDuration.finish(s, at, at, at, session, row);
+    cicPayloadLengths.finish(s, at, at + 22, at, session, row);
+    cicFlowGaps.finish(s, at, at, flow, session, row);
+    cicDirectionGaps.finish(s, at + 6, at + 28, at, session, row);
+    cicDirectionFlags.finish(s, at + 13, at + 35, at, session, row);
+    cicHeaderLengths.finish(s, at + 15, at + 37, at, session, row);
+    cicDirectionRates.finish(s, at, at, at, session, row);
+    cicFlowPayloads.finish(s, at, at, flow + 6, session, row);
+    cicFlagCounts.finish(s, at, at, flow + 12, session, row);
+    cicAverages.finish(s, at + 16, at + 38, at, session, row);
+    cicFwdHeaderCopy.finish(s, at + 17, at + 39, at, session, row);
+    cicBulks.finish(s, at, at, flow + 20, session, row);
+    cicSubflows.finish(s, at + 18, at + 40, flow + 36, session, row);
+    cicTcpStart.finish(s, at + 19, at + 41, at, session, row);
+    cicActiveIdle.finish(s, at, at, flow + 37, session, row);
+  },
+};
+
 /** Each set's dispatch, by the set's name. */
 export const DISPATCH: Readonly<Record<string, SetDispatch>> = {
   key: keyDispatch,
   tracemill: tracemillDispatch,
   cic: cicDispatch,
   nfstream: nfstreamDispatch,
+  "cic-key": cicKeyDispatch,
+  "cic-compat": cicCompatDispatch,
 };

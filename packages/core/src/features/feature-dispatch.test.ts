@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DISPATCH } from "./feature-dispatch.generated.js";
 import type { FeatureGroup, FeatureSetDefinition } from "./feature-group.js";
 import { FeatureSet } from "./feature-set.js";
-import { FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
+import { FEATURE_SETS, OPTION_SETS, SESSION_KEY } from "./feature-sets.js";
 import { tracemill } from "./sets/tracemill.js";
 
 const camel = (name: string) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -83,14 +83,14 @@ function renderDispatch(sets: readonly FeatureSetDefinition[]): string {
     "",
     "/** Each set's dispatch, by the set's name. */",
     "export const DISPATCH: Readonly<Record<string, SetDispatch>> = {",
-    ...sets.map((set) => `  ${set.name}: ${camel(set.name)}Dispatch,`),
+    ...sets.map((set) => `  ${/^\w+$/.test(set.name) ? set.name : `"${set.name}"`}: ${camel(set.name)}Dispatch,`),
     "};",
     "",
   );
   return lines.join("\n");
 }
 
-const SETS = [SESSION_KEY, ...FEATURE_SETS];
+const SETS = [SESSION_KEY, ...FEATURE_SETS, ...OPTION_SETS];
 
 describe("the feature dispatch", () => {
   it("is the one the feature sets give", async () => {

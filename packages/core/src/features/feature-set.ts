@@ -15,13 +15,18 @@ import type {
 import { DEFAULT_FEATURE_SETS, SESSION_KEY } from "./feature-sets.js";
 import { OnePacketColumns } from "./one-packet-columns.js";
 
-/** The names of a row's feature columns: the session key's, then each set's. */
-export const columnNames = (sets: readonly FeatureSetDefinition[]): readonly string[] =>
-  [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns.map((column) => column.name)));
+/** The names of a row's feature columns: the key's (the session key unless given), then each set's. */
+export const columnNames = (
+  sets: readonly FeatureSetDefinition[],
+  key: FeatureSetDefinition = SESSION_KEY,
+): readonly string[] =>
+  [key, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns.map((column) => column.name)));
 
-/** A row's feature columns with their types (for a typed output such as Parquet): the session key's, then each set's. */
-export const columnSchema = (sets: readonly FeatureSetDefinition[]): readonly Column[] =>
-  [SESSION_KEY, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns));
+/** A row's feature columns with their types (for a typed output such as Parquet): the key's, then each set's. */
+export const columnSchema = (
+  sets: readonly FeatureSetDefinition[],
+  key: FeatureSetDefinition = SESSION_KEY,
+): readonly Column[] => [key, ...sets].flatMap((set) => set.groups.flatMap((group) => group.columns));
 
 /** The CSV header names of the default sets' feature columns (SPEC.md §3's 50), in order. */
 export const FEATURE_COLUMNS: readonly string[] = columnNames(DEFAULT_FEATURE_SETS);
@@ -122,11 +127,18 @@ export class FeatureSet {
    */
   private readonly firstDetail: Int32Array[] | null;
 
-  /** `sets`: the sets whose columns follow the session key's, in that order; `options`: what their groups' stores read. */
-  constructor(sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS, options: FeatureOptions = {}) {
+  /**
+   * `sets`: the sets whose columns follow the key's, in that order; `options`: what their groups' stores read; `key`:
+   * the columns that start the row in the session key's place (`--cic-compat`: CIC-IDS2017's, CIC_COMPAT_KEY).
+   */
+  constructor(
+    sets: readonly FeatureSetDefinition[] = DEFAULT_FEATURE_SETS,
+    options: FeatureOptions = {},
+    key: FeatureSetDefinition = SESSION_KEY,
+  ) {
     const parts: Part[] = [];
     let at = 0;
-    for (const set of [SESSION_KEY, ...sets]) {
+    for (const set of [key, ...sets]) {
       const dispatch = DISPATCH[set.name];
       const sideSlots = set.groups.reduce((sum, group) => sum + group.sideSlots, 0);
       const flowSlots = set.groups.reduce((sum, group) => sum + group.flowSlots, 0);
@@ -145,11 +157,11 @@ export class FeatureSet {
       at += 2 * sideSlots + flowSlots;
     }
     this.parts = parts;
-    const detail = [SESSION_KEY, ...sets].some((set) => set.groups.some((group) => group.firstPacketDetail === true));
+    const detail = [key, ...sets].some((set) => set.groups.some((group) => group.firstPacketDetail === true));
     this.firstDetail = detail ? [] : null;
     this.updateParts = sequence(parts.filter((part) => part.dispatch.update !== undefined));
-    this.columns = columnNames(sets);
-    this.schema = columnSchema(sets);
+    this.columns = columnNames(sets, key);
+    this.schema = columnSchema(sets, key);
     this.stateSize = Math.max(1, Math.ceil(at / 8)) * 8;
     this.statesPerSlab = Math.floor((SLAB_MASK + 1) / this.stateSize);
     this.used = this.statesPerSlab;

@@ -4,6 +4,7 @@ import { TracemillError } from "../errors.js";
 import type { FeatureSetDefinition } from "./feature-group.js";
 import { endpoints } from "./groups/endpoints.js";
 import { cic } from "./sets/cic.js";
+import { CIC_COMPAT_KEY, cicCompat } from "./sets/cic-compat.js";
 import { nfstream } from "./sets/nfstream.js";
 import { tracemill } from "./sets/tracemill.js";
 
@@ -16,6 +17,12 @@ export const SESSION_KEY: FeatureSetDefinition = {
 
 /** The sets, by name. */
 export const FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill, cic, nfstream];
+
+/**
+ * The key and set a run takes through an option rather than by name: `--cic-compat`'s, in place of the session key
+ * and the cic set. Listed for the generated dispatch.
+ */
+export const OPTION_SETS: readonly FeatureSetDefinition[] = [CIC_COMPAT_KEY, cicCompat];
 
 /** The sets a run computes when it names none. */
 export const DEFAULT_FEATURE_SETS: readonly FeatureSetDefinition[] = [tracemill];

@@ -1,8 +1,15 @@
 // The feature-extraction capability: a capture in, the session CSV (or Parquet file) and its run summary out.
 import fs from "node:fs";
 import path from "node:path";
+import { CIC_IDS2017_LABEL, CIC_MANUAL_LABEL } from "@tracemill/core";
 import type { CapabilityResult, OutputFile, RunOptions } from "../capability.js";
-import { type OutputFormat, runSessionPass, type SessionPassOptions, type SessionPassSummary } from "../pass/index.js";
+import {
+  type OutputFormat,
+  runSessionPass,
+  type SessionHooks,
+  type SessionPassOptions,
+  type SessionPassSummary,
+} from "../pass/index.js";
 
 export interface ExtractOptions extends SessionPassOptions {
   /** Where to write the rows (the CSV, or the Parquet file with `format: "parquet"`); default `<outDir>/features.csv` or `<outDir>/features.parquet`. */
@@ -29,13 +36,21 @@ export async function extractFeatures<F extends OutputFormat = "csv">(
   const parquet = options.format === "parquet";
   const csvPath = options.csvPath ?? path.join(options.outDir, parquet ? "features.parquet" : "features.csv");
   const summaryPath = options.summaryPath ?? path.join(options.outDir, "summary.json");
-  const summary = await runSessionPass(input, csvPath, [], null, options, {
-    onProgress: options.onProgress,
-    signal: options.signal,
-    onPackets: options.onPackets,
-    rowMemoryBytes: options.rowMemoryBytes,
-    inputHashes: options.inputHashes,
-  });
+  const compat = options.cicCompat === true;
+  const summary = await runSessionPass(
+    input,
+    csvPath,
+    compat ? [CIC_IDS2017_LABEL] : [],
+    compat ? UNLABELLED : null,
+    options,
+    {
+      onProgress: options.onProgress,
+      signal: options.signal,
+      onPackets: options.onPackets,
+      rowMemoryBytes: options.rowMemoryBytes,
+      inputHashes: options.inputHashes,
+    },
+  );
   await writeAtomically(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
   const outputs: OutputFile[] = [
     { name: path.basename(csvPath), kind: parquet ? "features-parquet" : "features-csv" },
@@ -43,6 +58,15 @@ export async function extractFeatures<F extends OutputFormat = "csv">(
   ];
   return { outputs, summary };
 }
+
+/** `--cic-compat`'s Label without labels: what CICFlowMeter writes in every row. */
+const UNLABELLED: SessionHooks<undefined> = {
+  createState: () => undefined,
+  onStart() {},
+  onEnd(_state, _session, row) {
+    row.ascii(CIC_MANUAL_LABEL);
+  },
+};
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.partial`;

@@ -12,7 +12,7 @@ import {
   type SessionLabeller,
 } from "../labels/index.js";
 import { writeSummary } from "../output/index.js";
-import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
+import { cicCompatRefused, runSessionPass, type SessionPassOptions } from "../pass/index.js";
 import { ImageSheets } from "./image-sheets.js";
 import { ZipWriter } from "./zip-writer.js";
 
@@ -35,6 +35,7 @@ export async function extractImages(
   given: ImagesOptions,
   run: RunOptions,
 ): Promise<CapabilityResult> {
+  if (given.cicCompat) throw cicCompatRefused("images");
   const captures = typeof capture === "string" ? [capture] : capture;
   const options = labelOptionsForParts(captures, given);
   const n = options.flowsPerImage;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { IptLine, IptSeries, OrderedRows } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { FileRowSpill, OutputFile, ROW_MEMORY_BYTES, writeSummary } from "../output/index.js";
-import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
+import { cicCompatRefused, runSessionPass, type SessionPassOptions } from "../pass/index.js";
 
 export const IPT_FILE = "ipt.txt";
 export const IPT_CSV_FILE = "features.csv";
@@ -19,6 +19,7 @@ export async function extractIpt(
   options: IptOptions,
   run: RunOptions,
 ): Promise<CapabilityResult> {
+  if (options.cicCompat) throw cicCompatRefused("ipt");
   const signed = options.signed === true;
   const ipt = new OutputFile(path.join(run.outDir, IPT_FILE));
   const spill = new FileRowSpill(`${ipt.path}.waiting-lines`);

@@ -1,9 +1,15 @@
 // The labelling capability: the feature CSV of a capture with label columns (binary or per class), in one pass.
 import fs from "node:fs";
 import path from "node:path";
-import { TracemillError } from "@tracemill/core";
+import { CIC_ATTACK_LABEL, CIC_BENIGN_LABEL, CIC_IDS2017_LABEL, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
-import { createLabeller, type LabelSourceOptions, labelOptionsForParts, labelSourceSummary } from "../labels/index.js";
+import {
+  createLabeller,
+  type LabelSourceOptions,
+  labelOptionsForParts,
+  labelSourceSummary,
+  type SessionLabel,
+} from "../labels/index.js";
 import { writeSummary } from "../output/index.js";
 import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
 
@@ -28,17 +34,20 @@ export async function labelCapture(
   const csvName = multiClass ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE;
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   const perClass: Record<string, number> = {};
+  // --cic-compat: one Label column, as CIC-IDS2017 has it, in place of the label columns.
+  const compat = options.cicCompat === true;
   const pass = await runSessionPass(
     captures,
     path.join(run.outDir, csvName),
-    labeller.columns,
+    compat ? [CIC_IDS2017_LABEL] : labeller.columns,
     {
       createState: () => undefined,
       onStart() {},
       onPacket: labeller.onPacket && ((session, packet) => labeller.onPacket!(session, packet)),
       onEnd(_state, session, row) {
         const label = labeller.label(session);
-        labeller.write(label, row);
+        if (compat) row.text(cicLabel(label, multiClass));
+        else labeller.write(label, row);
         perLabel[label.label]++;
         if (multiClass) perClass[label.className] = (perClass[label.className] ?? 0) + 1;
       },
@@ -72,4 +81,13 @@ export async function labelCapture(
     ],
     summary,
   };
+}
+
+/**
+ * A session's CIC-IDS2017 Label: BENIGN, or the alert's class (multi-class), or ATTACK for a binary label, which
+ * knows no class.
+ */
+function cicLabel(label: SessionLabel, multiClass: boolean): string {
+  if (label.label === 0) return CIC_BENIGN_LABEL;
+  return multiClass ? label.className : CIC_ATTACK_LABEL;
 }

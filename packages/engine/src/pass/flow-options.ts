@@ -21,10 +21,21 @@ export interface FlowOptions {
   length?: "ip" | "frame";
   /** Packets in the nfstream set's early-packet sequences, 0 to MAX_SPLT (255). Default 32; no effect without it. */
   splt?: number;
+  /**
+   * Rows exactly as a CIC-IDS2017 "TrafficLabelling" CSV has them (docs/features/cic.md, "--cic-compat"); only with
+   * `features` ["cic"]. Default false.
+   */
+  cicCompat?: boolean;
 }
 
-/** The checked options: `splt` only when the nfstream set is chosen (a run summary names what shaped its rows). */
-export type CheckedFlowOptions = Required<Omit<FlowOptions, "splt">> & { splt?: number };
+/**
+ * The checked options: `splt` only when the nfstream set is chosen, `cicCompat` only when true (a run summary names
+ * what shaped its rows, and other runs' summaries stay as they were).
+ */
+export type CheckedFlowOptions = Required<Omit<FlowOptions, "splt" | "cicCompat">> & {
+  splt?: number;
+  cicCompat?: true;
+};
 
 /** The session options with their defaults, or BAD_OPTION naming the one that is wrong. */
 export function checkedFlowOptions(options: FlowOptions): CheckedFlowOptions {
@@ -56,6 +67,33 @@ export function checkedFlowOptions(options: FlowOptions): CheckedFlowOptions {
       splt,
     });
   }
-  const checked = { features, idleTimeout, activeTimeout, length };
-  return features.includes("nfstream") ? { ...checked, splt } : checked;
+  const cicCompat = options.cicCompat ?? false;
+  if (typeof cicCompat !== "boolean") {
+    throw new TracemillError("BAD_OPTION", `--cic-compat must be true or false (got ${String(cicCompat)})`, {
+      cicCompat,
+    });
+  }
+  if (cicCompat && !(features.length === 1 && features[0] === "cic")) {
+    throw new TracemillError(
+      "BAD_OPTION",
+      `--cic-compat writes CIC-IDS2017's columns, which are the cic set's: give --features cic alone (got ${features.join(",")})`,
+      { features: features.join(",") },
+    );
+  }
+  const checked: CheckedFlowOptions = { features, idleTimeout, activeTimeout, length };
+  if (features.includes("nfstream")) checked.splt = splt;
+  if (cicCompat) checked.cicCompat = true;
+  return checked;
+}
+
+/**
+ * The refusal of `--cic-compat` by a capability whose CSV is not a CIC-IDS2017 file's (ipt, images: their other
+ * outputs are read beside Tracemill's rows).
+ */
+export function cicCompatRefused(capability: string): TracemillError {
+  return new TracemillError(
+    "BAD_OPTION",
+    `--cic-compat is for extract and label: ${capability} writes Tracemill's rows beside its own outputs`,
+    { cicCompat: true },
+  );
 }

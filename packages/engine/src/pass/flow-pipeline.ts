@@ -3,6 +3,8 @@
 
 import {
   type CapturedPacket,
+  CIC_COMPAT_KEY,
+  cicCompat,
   type DecodedPacket,
   DecodeKind,
   FeatureSet,
@@ -55,7 +57,10 @@ export async function runFlowPipeline(
   run: ReadProgress & { eachInput?: EachInput } = {},
 ): Promise<FlowResult> {
   const inputs = typeof input === "string" ? [input] : input;
-  const features = new FeatureSet(featureSetsNamed(options.features ?? []), { splt: options.splt });
+  // --cic-compat (checked to come with the cic set alone): CIC-IDS2017's key and the cic set with its copied column.
+  const features = options.cicCompat
+    ? new FeatureSet([cicCompat], {}, CIC_COMPAT_KEY)
+    : new FeatureSet(featureSetsNamed(options.features ?? []), { splt: options.splt });
   const result = emptyResult();
   const frameLength = options.length === "frame";
   const { onPacket, onSessionStart, onSessionEnd } = hooks;

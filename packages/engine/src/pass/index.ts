@@ -1,7 +1,7 @@
 // Public surface of engine/pass, the one pass the capabilities extract, label, ipt and images build on: read →
 // decode → fragments → flow table → feature extractors, with hooks for per-session work, and the feature CSV and run
 // summary written from it.
-export { type CheckedFlowOptions, checkedFlowOptions, type FlowOptions } from "./flow-options.js";
+export { type CheckedFlowOptions, checkedFlowOptions, cicCompatRefused, type FlowOptions } from "./flow-options.js";
 export { type FlowHooks, type PipelineSession, runFlowPipeline } from "./flow-pipeline.js";
 export type { FlowResult, IgnoredPackets } from "./flow-result.js";
 export { PASS_PROCESS_FLAGS } from "./process-flags.js";

@@ -6,6 +6,7 @@ import {
   type CapturedPacket,
   type CaptureWarning,
   CellRowBuilder,
+  CIC_IDS2017_COLUMNS,
   columnNames,
   columnSchema,
   csvHeaderLine,
@@ -132,8 +133,8 @@ export interface CsvTarget {
 /**
  * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
  * `csv`: a path, written under a temporary name renamed when complete, or a caller's file, left open; returns the
- * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (features alone). A damaged capture still yields the sessions of the packets before the damage, and the summary says
- * `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
+ * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (features alone). A
+ * damaged capture still yields the sessions of the packets before the damage, and the summary says `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
  */
 export async function runSessionPass<S, F extends OutputFormat = "csv">(
   capture: string | readonly string[],
@@ -153,8 +154,11 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
   }
   const given = captures.map((file) => (options.digest === false ? null : givenHash(run, file)));
   const sets = featureSetsNamed(flow.features);
-  const columns = [...columnNames(sets), ...extraColumns];
+  // --cic-compat: the names as CIC-IDS2017's header spells them; the caller's extra column is its Label.
+  const columns = [...(flow.cicCompat ? CIC_IDS2017_COLUMNS : columnNames(sets)), ...extraColumns];
   const parquet = options.format === "parquet";
+  if (parquet && flow.cicCompat)
+    throw new TracemillError("BAD_OPTION", "--cic-compat writes CIC-IDS2017's CSV: it cannot go with Parquet output");
   if (parquet && (typeof csvTarget !== "string" || extraColumns.length > 0))
     throw new TracemillError("BAD_OPTION", "Parquet output is written for the features alone (extract)");
   // The output first: when it cannot be created, no hashing worker has started (one left running keeps the process
