@@ -43,3 +43,25 @@ describe("tracemill extract --format parquet", () => {
     expect(runCli(["extract", capture, "--format", "arrow", "-o", "x"]).stderr).toMatch(/csv, parquet/);
   });
 });
+
+describe("tracemill label --format parquet", () => {
+  it("writes labelled.parquet by default, with the label column the labelled CSV has", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-label-parquet-cli-"));
+    const result = runCli(["label", capture, "--attacks", capture, "--format", "parquet"], { cwd: dir });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain("→ labelled.parquet");
+    expect(fs.readdirSync(dir)).toEqual(["labelled.parquet"]);
+    const csv = runCli(["label", capture, "--attacks", capture, "-o", path.join(dir, "labelled.csv")]);
+    expect(csv.status).toBe(0);
+    const lines = fs.readFileSync(path.join(dir, "labelled.csv"), "utf8").trimEnd().split("\n");
+    const bytes = fs.readFileSync(path.join(dir, "labelled.parquet"));
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const rows = await parquetReadObjects({ file, compressors, columns: ["srcPrt", "label"] });
+    expect(rows.map((row) => `${row.srcPrt},${row.label}`)).toEqual(
+      lines.slice(1).map((line) => {
+        const cells = line.split(",");
+        return `${cells[3]},${cells[cells.length - 1]}`;
+      }),
+    );
+  });
+});

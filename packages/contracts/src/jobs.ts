@@ -25,9 +25,11 @@ export const flowParams = z.object({
   cicCompat: z.boolean().optional(),
 });
 
-// Only extract writes Parquet: the engine writes it for the features alone and refuses it to label, ipt and images.
-export const extractParams = flowParams.extend({ format: z.enum(["csv", "parquet"]).default("csv") });
+// Extract and label write Parquet; ipt and images keep their CSV (it goes beside the series, inside the zip).
+const outputFormat = z.enum(["csv", "parquet"]).default("csv");
+export const extractParams = flowParams.extend({ format: outputFormat });
 export const labelParams = flowParams.extend({
+  format: outputFormat,
   mode: z.enum(["binary", "multiclass"]).default("binary"),
   maxPriority: z.number().int().min(1).max(255).optional(),
 });

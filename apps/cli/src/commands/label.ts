@@ -1,6 +1,6 @@
 // tracemill label: the feature CSV with labels: binary from an attack capture or a merge's provenance record, or
 // classes from IDS alerts (docs/formats.md, "Labelled datasets").
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import {
   addSessionOptions,
   CAPTURES_HELP,
@@ -16,6 +16,7 @@ import {
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
+  withExtension,
 } from "./capability-output.js";
 
 interface LabelCommandOptions extends SessionCommandOptions {
@@ -27,6 +28,7 @@ interface LabelCommandOptions extends SessionCommandOptions {
   provenance?: string | false;
   output?: string;
   summary?: string;
+  format: "csv" | "parquet";
 }
 
 /** Unmatched alerts printed on the terminal; the summary file lists them all. */
@@ -56,13 +58,20 @@ export function labelCommand(): Command {
     .option("--no-provenance", "label by 5-tuples even when a provenance record is beside the capture")
     .option(
       "-o, --output <file>",
-      "labelled CSV (default labelled.csv, or classified.csv with --alerts)",
+      "labelled CSV (default labelled.csv, or classified.csv with --alerts; .parquet with --format parquet)",
       outputFileOption,
     )
-    .option("--summary <file>", "also write the run summary (JSON)", outputFileOption);
+    .option("--summary <file>", "also write the run summary (JSON)", outputFileOption)
+    .addOption(
+      new Option("--format <format>", "rows as CSV or as a typed Parquet file")
+        .choices(["csv", "parquet"])
+        .default("csv"),
+    );
   return addSessionOptions(command).action(async (captures: string[], options: LabelCommandOptions) => {
     const { CLASSIFIED_CSV_FILE, LABELLED_CSV_FILE, labelCapture } = await import("@tracemill/engine/label");
-    const output = options.output ?? (options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE);
+    const defaultName = options.alerts ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE;
+    const output =
+      options.output ?? (options.format === "parquet" ? withExtension(defaultName, ".parquet") : defaultName);
     const inputs = [...captures, options.attacks, options.alerts, options.classification, options.provenance];
     refuseOverwriting(inputs, [output, options.summary]);
     const result = await runIntoFiles(
@@ -78,6 +87,7 @@ export function labelCommand(): Command {
             maxPriority: options.maxPriority,
             tolerance: options.tolerance,
             provenance: options.provenance,
+            format: options.format,
           },
           run,
         ),
@@ -85,11 +95,11 @@ export function labelCommand(): Command {
     );
     process.stderr.write(describe(result.summary.labels as LabelSummary, output));
     printLabelWarnings(result.summary);
-    const rows = (result.summary.csv as { rows: number }).rows;
+    const { csv, parquet } = result.summary as { csv?: { rows: number }; parquet?: { rows: number } };
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,
-      `the labelled CSV holds the ${counted(rows, "session")} ${heldBefore(captures)}`,
+      `the labelled ${csv ? "CSV" : "Parquet file"} holds the ${counted((csv ?? parquet)!.rows, "session")} ${heldBefore(captures)}`,
     );
   });
 }

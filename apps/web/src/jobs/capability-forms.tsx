@@ -126,11 +126,16 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     mainRole: "capture",
     mainLabel: "Capture to label",
     intro:
-      "Extracts the session features and labels each session: binary from a capture of the attacks, or multi-class from IDS alerts.",
+      "Extracts the session features and labels each session: binary from a capture of the attacks, or multi-class from IDS alerts (CSV or Parquet).",
     steps: [
       flowStep({
         title: "Labelling",
-        render: (p) => <LabelModeStep {...p} />,
+        render: (p) => (
+          <>
+            <LabelModeStep {...p} />
+            <OutputFormatChoice {...p} />
+          </>
+        ),
         missing: (d) =>
           d.params.mode === "multiclass"
             ? d.inputs.alerts

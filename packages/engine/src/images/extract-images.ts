@@ -55,7 +55,12 @@ export async function extractImages(
   let sheets: ImageSheets | undefined;
   try {
     zip = new ZipWriter(path.join(run.outDir, IMAGES_ZIP_FILE), IMAGES_CSV_ENTRY, path.join(scratch, "tail.zip"));
-    sheets = new ImageSheets(zip, n, path.join(scratch, IMAGE_MANIFEST_NAME), labeller?.columns ?? []);
+    sheets = new ImageSheets(
+      zip,
+      n,
+      path.join(scratch, IMAGE_MANIFEST_NAME),
+      (labeller?.columns ?? []).map((column) => column.name),
+    );
   } catch (error) {
     await zip?.discard();
     await fs.promises.rm(scratch, { recursive: true, force: true });

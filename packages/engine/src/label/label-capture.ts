@@ -11,16 +11,19 @@ import {
   type SessionLabel,
 } from "../labels/index.js";
 import { writeSummary } from "../output/index.js";
-import { runSessionPass, type SessionPassOptions } from "../pass/index.js";
+import { type OutputFormat, runSessionPass, type SessionPassOptions } from "../pass/index.js";
 
 export const LABELLED_CSV_FILE = "labelled.csv";
 export const CLASSIFIED_CSV_FILE = "classified.csv";
 
-export interface LabelOptions extends SessionPassOptions, LabelSourceOptions {}
+export interface LabelOptions extends SessionPassOptions, LabelSourceOptions {
+  /** "parquet": the rows as a typed Parquet file (labelled.parquet, classified.parquet) instead of the CSV. */
+  format?: OutputFormat;
+}
 
 /**
  * Binary labels (attacks given, or a merge provenance record beside the capture) → labelled.csv; alerts →
- * classified.csv. Both with summary.json, whose `labels` says which method was used and counts sessions per label.
+ * classified.csv (`.parquet` with `format: "parquet"`). Both with summary.json, whose `labels` says which method was used and counts sessions per label.
  */
 export async function labelCapture(
   capture: string | readonly string[],
@@ -31,7 +34,11 @@ export async function labelCapture(
   const options = labelOptionsForParts(captures, given);
   const { labeller, provenancePackets } = await createLabeller(captures[0], options, run);
   const multiClass = labeller.method === "alerts";
-  const csvName = multiClass ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE;
+  const parquet = options.format === "parquet";
+  const csvName = (multiClass ? CLASSIFIED_CSV_FILE : LABELLED_CSV_FILE).replace(
+    /\.csv$/,
+    parquet ? ".parquet" : ".csv",
+  );
   const perLabel: Record<string, number> = { "0": 0, "1": 0 };
   const perClass: Record<string, number> = {};
   // --cic-compat: one Label column, as CIC-IDS2017 has it, in place of the label columns.
@@ -76,7 +83,7 @@ export async function labelCapture(
   await writeSummary(run.outDir, summary);
   return {
     outputs: [
-      { name: csvName, kind: multiClass ? "classified-csv" : "labelled-csv" },
+      { name: csvName, kind: `${multiClass ? "classified" : "labelled"}-${parquet ? "parquet" : "csv"}` },
       { name: "summary.json", kind: "summary-json" },
     ],
     summary,

@@ -3,6 +3,7 @@ import {
   type AlertMatcher,
   type AttackPacketRanges,
   type AttackTupleSet,
+  type Column,
   type FlowPacket,
   formatIpAddress,
   type LabelAlert,
@@ -23,8 +24,8 @@ export interface SessionLabel {
 /** Runs beside the feature extraction: sees every packet of every session, labels each session as it ends. */
 export interface SessionLabeller {
   readonly method: LabelMethod;
-  /** Column names added after the feature columns. */
-  readonly columns: readonly string[];
+  /** The columns added after the feature columns, typed for a typed output (Parquet). */
+  readonly columns: readonly Column[];
   /** Every packet of a session, in capture order; only methods that label by packet have it. */
   onPacket?(session: Session, packet: FlowPacket): void;
   /** The label of a session that just ended (valid until the next call). */
@@ -35,8 +36,12 @@ export interface SessionLabeller {
   summary(): Record<string, unknown>;
 }
 
-const BINARY_COLUMNS = ["label"] as const;
-const CLASS_COLUMNS = ["label", "class_id", "class"] as const;
+const BINARY_COLUMNS: readonly Column[] = [{ name: "label", type: "int" }];
+const CLASS_COLUMNS: readonly Column[] = [
+  { name: "label", type: "int" },
+  { name: "class_id", type: "int" },
+  { name: "class", type: "string" },
+];
 const BENIGN = "benign";
 
 /** Fills a reused buffer with a session's forward or backward address (4 or 16 bytes used). */

@@ -7,6 +7,7 @@ import {
   type CaptureWarning,
   CellRowBuilder,
   CIC_IDS2017_COLUMNS,
+  type Column,
   columnNames,
   columnSchema,
   csvHeaderLine,
@@ -133,13 +134,15 @@ export interface CsvTarget {
 /**
  * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
  * `csv`: a path, written under a temporary name renamed when complete, or a caller's file, left open; returns the
- * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (features alone). A
- * damaged capture still yields the sessions of the packets before the damage, and the summary says `complete: false`. `hooks` is null for the features alone (no hook calls at all on that path).
+ * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (a path only), each extra
+ * column typed as declared (a bare name is text). A damaged capture still yields the sessions of the packets before
+ * the damage, and the summary says `complete: false`. `hooks` is null for the features alone (no hook calls at all on
+ * that path).
  */
 export async function runSessionPass<S, F extends OutputFormat = "csv">(
   capture: string | readonly string[],
   csvTarget: string | CsvTarget,
-  extraColumns: readonly string[],
+  extraColumns: readonly (string | Column)[],
   hooks: SessionHooks<S> | null,
   options: SessionPassOptions & { format?: F },
   run: Pick<RunOptions, "onProgress" | "signal" | "rowMemoryBytes" | "inputHashes"> & {
@@ -155,18 +158,21 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
   const given = captures.map((file) => (options.digest === false ? null : givenHash(run, file)));
   const sets = featureSetsNamed(flow.features);
   // --cic-compat: the names as CIC-IDS2017's header spells them; the caller's extra column is its Label.
-  const columns = [...(flow.cicCompat ? CIC_IDS2017_COLUMNS : columnNames(sets)), ...extraColumns];
+  const extras: Column[] = extraColumns.map((column) =>
+    typeof column === "string" ? { name: column, type: "string" } : column,
+  );
+  const columns = [...(flow.cicCompat ? CIC_IDS2017_COLUMNS : columnNames(sets)), ...extras.map((c) => c.name)];
   const parquet = options.format === "parquet";
   if (parquet && flow.cicCompat)
     throw new TracemillError("BAD_OPTION", "--cic-compat writes CIC-IDS2017's CSV: it cannot go with Parquet output");
-  if (parquet && (typeof csvTarget !== "string" || extraColumns.length > 0))
-    throw new TracemillError("BAD_OPTION", "Parquet output is written for the features alone (extract)");
+  if (parquet && typeof csvTarget !== "string")
+    throw new TracemillError("BAD_OPTION", "Parquet output is written to a file of its own (extract, label)");
   // The output first: when it cannot be created, no hashing worker has started (one left running keeps the process
   // alive).
   const owned = typeof csvTarget === "string";
   const target = typeof csvTarget === "string" ? csvTarget : csvTarget.file.path;
   const table = parquet
-    ? await ParquetFile.open(target, columnSchema(sets), {
+    ? await ParquetFile.open(target, [...columnSchema(sets), ...extras], {
         createdBy: `tracemill ${TRACEMILL_VERSION}`,
         summaryBytes: 4096 * (captures.length + 1),
       })
