@@ -7,8 +7,13 @@ import { isPostgresUrl } from "./db/dialect.js";
 export interface ServerConfig {
   port: number;
   host: string;
-  /** Data directory: the SQLite file (unless `database` says otherwise) and every job's files. */
+  /** Data directory: what is this host's alone (the SQLite file unless `database` says otherwise, caches). */
   dataDir: string;
+  /**
+   * Storage directory: uploads, job inputs and outputs, and the server's rulesets (default: the data directory).
+   * Every `serve` and `worker` of one database must see the same files here (a shared mount when on several hosts).
+   */
+  storageDir: string;
   /** Directory holding the built web app (index.html and assets). */
   webDir: string | null;
   /** A `postgres://` URL, or the SQLite database file (default `<dataDir>/tracemill.sqlite`). */
@@ -21,7 +26,7 @@ export interface ServerConfig {
   sessionHours: number;
   /** Directory whose captures/ are served, with datasets generated from them, by /sampledatasets. */
   samplesDir: string;
-  /** The server's own rulesets (one sub-directory each, added with `tracemill rulesets add`); default `<dataDir>/rulesets`. */
+  /** The server's own rulesets (one sub-directory each, added with `tracemill rulesets add`); default `<storageDir>/rulesets`. */
   rulesetsDir: string;
   /** Registration attempts accepted per client address and hour (default 20). */
   registrationsPerHour: number;
@@ -42,6 +47,8 @@ export interface ConfigInput {
   workers?: number | string;
   /** `--database`: a `postgres://` URL or a SQLite file. */
   database?: string;
+  /** `--storage`: the directory of job files, shared by every host (default: the data directory). */
+  storageDir?: string;
 }
 
 function positiveNumber(name: string, raw: string | number | undefined, fallback: number): number {
@@ -66,6 +73,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     throw new Error(`invalid port: ${String(input.port ?? env.PORT)}`);
   }
   const dataDir = path.resolve(input.dataDir ?? env.TRACEMILL_DATA_DIR ?? "data");
+  // Workers read job files where `serve` wrote them: with no shared directory named, that is the data directory.
+  const storageDir = path.resolve(input.storageDir || env.TRACEMILL_STORAGE_DIR || dataDir);
   const defaultWorkers = Math.max(1, os.availableParallelism() - 1);
   const rawWorkers = input.workers ?? env.TRACEMILL_WORKERS;
   // 0: this process runs no jobs (`serve` only answers HTTP; `tracemill worker` processes run them).
@@ -77,13 +86,14 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     port,
     host: input.host ?? env.TRACEMILL_HOST ?? "0.0.0.0",
     dataDir,
+    storageDir,
     webDir: input.webDir === undefined ? (env.TRACEMILL_WEB_DIR ?? null) : input.webDir,
     database: databaseOf(input.database ?? env.TRACEMILL_DATABASE_URL, env.TRACEMILL_DATABASE_FILE, dataDir),
     maxUploadBytes: Math.floor(positiveNumber("upload limit", env.TRACEMILL_MAX_UPLOAD_BYTES, 50 * 1024 ** 3)),
     workers,
     sessionHours: positiveNumber("session length", env.TRACEMILL_SESSION_HOURS, 24 * 7),
     samplesDir: path.resolve(env.TRACEMILL_SAMPLES_DIR ?? shippedSamples),
-    rulesetsDir: path.resolve(env.TRACEMILL_RULESETS_DIR ?? path.join(dataDir, "rulesets")),
+    rulesetsDir: path.resolve(env.TRACEMILL_RULESETS_DIR ?? path.join(storageDir, "rulesets")),
     registrationsPerHour: Math.floor(
       positiveNumber("registrations per hour", env.TRACEMILL_REGISTRATIONS_PER_HOUR, 20),
     ),

@@ -15,7 +15,7 @@ import { fileStore } from "./storage/file-store.js";
 
 export async function openContext(config: ServerConfig) {
   const db = await openDatabase(config.database);
-  const store = fileStore(config.dataDir);
+  const store = fileStore(config.storageDir);
   const hub = progressHub();
   const runner = jobRunner(db, store, hub, {
     workers: config.workers,

@@ -1,11 +1,10 @@
 // Records how a run of a job ended, for the pool that ran it: the outputs and the success in one transaction, or the
 // reason it failed or was cancelled. A run that leaves no outputs leaves no files either.
-import fs from "node:fs";
 import path from "node:path";
 import type { JobsTable } from "../db/schema.js";
 import type { JobsRepository } from "../repositories/jobs.js";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
-import type { FileStore } from "../storage/file-store.js";
+import type { JobRun, Storage } from "../storage/storage.js";
 import type { ProgressHub } from "./progress-hub.js";
 import type { FromWorker } from "./worker-messages.js";
 
@@ -16,9 +15,11 @@ export interface RunEnd {
   outcome: FromWorker | null;
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** The run's directories: its outputs become the job's only if it succeeded. */
+  run: JobRun;
 }
 
-export function runOutcomes(jobs: JobsRepository, store: FileStore, hub: ProgressHub, workerId: string) {
+export function runOutcomes(jobs: JobsRepository, store: Storage, hub: ProgressHub, workerId: string) {
   const now = () => new Date().toISOString();
 
   /** Writes a job's final state while this pool still holds it. */
@@ -29,19 +30,20 @@ export function runOutcomes(jobs: JobsRepository, store: FileStore, hub: Progres
 
   /** Partial outputs and the work directory of a run that ends without outputs only take space. */
   function discardFiles(jobId: string): void {
-    fs.rmSync(store.jobDir(jobId), { recursive: true, force: true });
+    store.removeJob(jobId);
   }
 
   /** A failed run's error for users; a full disk reads the same wherever it struck. */
   const failure = (error: unknown, what: string) =>
     isDiskFull(error) ? DISK_FULL_JOB_ERROR : `${what}: ${String(error)}`;
 
-  async function succeed(jobId: string, result: Extract<FromWorker, { type: "done" }>): Promise<void> {
-    const outDir = store.outputDir(jobId);
+  async function succeed(jobId: string, run: JobRun, result: Extract<FromWorker, { type: "done" }>): Promise<void> {
+    // Output names become download URLs and paths: only plain names written into the run's directory count.
+    for (const o of result.outputs) if (o.name !== path.basename(o.name)) throw new Error(`bad output name ${o.name}`);
+    // All outputs appear at once, complete: a run that dies before this leaves only its temporary directory.
+    store.publishRun(jobId, run);
     const outputs = result.outputs.map((o) => {
-      // Output names become download URLs and paths: only plain names written into outDir count.
-      if (o.name !== path.basename(o.name)) throw new Error(`bad output name ${o.name}`);
-      const size = fs.statSync(path.join(outDir, o.name)).size;
+      const size = store.outputSize(jobId, o.name);
       return { job_id: jobId, name: o.name, kind: o.kind, size, sha256: o.sha256 };
     });
     await jobs.succeed(jobId, workerId, outputs, {
@@ -70,7 +72,7 @@ export function runOutcomes(jobs: JobsRepository, store: FileStore, hub: Progres
       let error: string;
       if (end.outcome?.type === "done") {
         try {
-          await succeed(jobId, end.outcome);
+          await succeed(jobId, end.run, end.outcome);
           return;
         } catch (cause) {
           error = failure(cause, "The job's results could not be stored");

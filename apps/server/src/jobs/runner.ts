@@ -3,7 +3,6 @@
 // pool died is queued again (a few times at most: lost-runs.ts), and cancels and progress travel through the database.
 // On PostgreSQL a pool also listens for the queue's signals (a job queued, a cancel asked) and polls only slowly.
 import { type ChildProcess, fork } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
@@ -11,7 +10,7 @@ import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { listenToQueue, type QueueSignals } from "../db/queue-signals.js";
 import { jobsRepository } from "../repositories/jobs.js";
-import type { FileStore } from "../storage/file-store.js";
+import type { Storage } from "../storage/storage.js";
 import { afterLostRun, handedBack } from "./lost-runs.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { runOutcomes } from "./run-outcome.js";
@@ -58,7 +57,7 @@ export interface RunnerOptions {
   rulesetsDir: string;
 }
 
-export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: RunnerOptions) {
+export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: RunnerOptions) {
   const jobs = jobsRepository(db);
   const workerId = newWorkerId();
   const running = new Map<string, Running>();
@@ -88,9 +87,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
         sha256: input.sha256,
       };
     }
-    const outDir = store.outputDir(jobId);
-    fs.rmSync(outDir, { recursive: true, force: true });
-    fs.mkdirSync(outDir, { recursive: true });
+    const run = store.startRun(jobId);
     const child = fork(workerEntry, [], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       execArgv: [...PASS_PROCESS_FLAGS],
@@ -121,7 +118,7 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
           .then(async () => {
             // Stopping pools hand their runs back; a lost claim is another pool's, which may be writing the same files.
             if (stopped || entry.lost) return;
-            await outcomes.record(jobId, { cancelled: entry.cancelled, outcome, code, signal });
+            await outcomes.record(jobId, { cancelled: entry.cancelled, outcome, code, signal, run });
           })
           // The end could not be written (the database is unusable): the job stays claimed by this pool without a
           // run, and the next poll puts it back in the queue (reclaimStale), counted as a run.
@@ -147,8 +144,8 @@ export function jobRunner(db: Db, store: FileStore, hub: ProgressHub, options: R
       capability: job.capability as Capability,
       params: JSON.parse(job.params) as Record<string, unknown>,
       inputs,
-      outDir,
-      workDir: store.workDir(jobId),
+      outDir: run.outDir,
+      workDir: run.workDir,
       testEngineModule: options.testEngineModule,
       rulesetsDir: options.rulesetsDir,
     };

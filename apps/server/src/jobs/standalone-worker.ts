@@ -16,7 +16,7 @@ export interface RunningWorker {
 export async function startWorker(config: ServerConfig): Promise<RunningWorker> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db = await openDatabase(config.database);
-  const runner = jobRunner(db, fileStore(config.dataDir), progressHub(), {
+  const runner = jobRunner(db, fileStore(config.storageDir), progressHub(), {
     workers: config.workers,
     testEngineModule: config.testEngineModule,
     rulesetsDir: config.rulesetsDir,

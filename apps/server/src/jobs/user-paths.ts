@@ -8,8 +8,9 @@ import { installRoot } from "../install-root.js";
  * The server's directories no message may name, most specific first: a rule file is then named within the rulesets
  * directory (`et-open/emerging-dos.rules`), anything else of the installation relative to it.
  */
-export function serverDirs(dirs: { dataDir: string; rulesetsDir: string }): string[] {
-  return [dirs.rulesetsDir, path.join(installRoot, "rules"), dirs.dataDir, installRoot];
+export function serverDirs(dirs: { dataDir: string; storageDir?: string; rulesetsDir: string }): string[] {
+  const storage = dirs.storageDir && dirs.storageDir !== dirs.dataDir ? [dirs.storageDir] : [];
+  return [dirs.rulesetsDir, path.join(installRoot, "rules"), ...storage, dirs.dataDir, installRoot];
 }
 
 /**

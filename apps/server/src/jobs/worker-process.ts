@@ -60,7 +60,7 @@ function describe(error: unknown): { message: string; code: string } {
 async function run(message: RunMessage): Promise<void> {
   let lastSent = 0;
   let inputPaths: string[] = [];
-  // The data directory holds jobs/<id>/out (storage/file-store.ts).
+  // The storage directory holds jobs/<id>/<run output directory> (storage/file-store.ts).
   const dirs = [
     message.outDir,
     message.workDir,

@@ -21,8 +21,8 @@ import type { JobRunner } from "../jobs/runner.js";
 import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
 import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/jobs.js";
-import type { FileStore } from "../storage/file-store.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
+import type { Storage } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
 import { checkCicCompat, checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
@@ -48,7 +48,7 @@ export interface JobsOptions {
   serverDirs: readonly string[];
 }
 
-export function jobsService(db: Db, store: FileStore, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
+export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
   const jobs = jobsRepository(db);
   const files = filesRepository(db);
   const hide = (text: string) => withoutServerPaths(text, [], options.serverDirs);

@@ -5,8 +5,9 @@ import type { FileFormat, UploadedFile } from "@tracemill/contracts";
 import type { Db } from "../db/connect.js";
 import { filesRepository } from "../repositories/files.js";
 import { DISK_FULL, isDiskFull } from "../storage/disk-full.js";
-import { type FileStore, UploadBroken, UploadTooLarge } from "../storage/file-store.js";
+import { UploadBroken, UploadTooLarge } from "../storage/file-store.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
+import type { Storage, StoredUpload } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
 import { HttpError, signInRequired } from "./http-error.js";
 import { fileView } from "./job-view.js";
@@ -17,7 +18,7 @@ export interface IncomingFile {
   truncated: () => boolean;
 }
 
-export function uploadsService(db: Db, store: FileStore, options: { maxUploadBytes: number }) {
+export function uploadsService(db: Db, store: Storage, options: { maxUploadBytes: number }) {
   const files = filesRepository(db);
   return {
     /**
@@ -33,7 +34,7 @@ export function uploadsService(db: Db, store: FileStore, options: { maxUploadByt
       const incoming = await receive();
       if (!incoming) throw new HttpError(400, ['No file was sent: send it as the multipart field "file"']);
       const id = crypto.randomUUID();
-      let stored: Awaited<ReturnType<FileStore["save"]>>;
+      let stored: StoredUpload;
       try {
         stored = await store.save(id, incoming.stream, incoming.truncated);
       } catch (error) {

@@ -1,4 +1,6 @@
-// Where files live under the data directory: by file and job id only, never by a name a user chose.
+// The shared-directory storage: files under one root (the storage directory, by default the data directory), by file
+// and job id only, never by a name a user chose. Every file appears under its final name only when complete: written
+// under a temporary name in the same directory (the same file system: a rename, never a copy) and renamed.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -6,11 +8,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { sha256OfFile } from "./file-digest.js";
 import { checkComplete, SNIFF_BYTES, type Sniffed, sniffFormat } from "./sniff-format.js";
-
-export interface StoredUpload extends Sniffed {
-  size: number;
-  sha256: string;
-}
+import type { JobRun, Storage, StoredUpload } from "./storage.js";
 
 export class UploadTooLarge extends Error {}
 
@@ -26,25 +24,23 @@ async function* requestChunks(source: AsyncIterable<Buffer>): AsyncGenerator<Buf
   }
 }
 
-export function fileStore(dataDir: string) {
-  const filesDir = path.join(dataDir, "files");
-  const jobsDir = path.join(dataDir, "jobs");
+/** A name no stored file or job directory has: a temporary file or a run's directory beside the final one. */
+const temporaryName = (prefix: string) => `${prefix}.${crypto.randomBytes(6).toString("hex")}.part`;
+
+export function fileStore(root: string): Storage {
+  const filesDir = path.join(root, "files");
+  const jobsDir = path.join(root, "jobs");
   fs.mkdirSync(filesDir, { recursive: true });
   fs.mkdirSync(jobsDir, { recursive: true });
-  /** A job output's path, by its name as the job lists it (never a name from a request). */
+  const jobDir = (jobId: string) => path.join(jobsDir, jobId);
   const outputPath = (jobId: string, name: string) => path.join(jobsDir, jobId, "out", name);
 
   return {
+    root,
     filePath: (fileId: string) => path.join(filesDir, fileId),
-    jobDir: (jobId: string) => path.join(jobsDir, jobId),
-    outputDir: (jobId: string) => path.join(jobsDir, jobId, "out"),
     outputPath,
-    workDir: (jobId: string) => path.join(jobsDir, jobId, "work"),
+    outputSize: (jobId: string, name: string) => fs.statSync(outputPath(jobId, name)).size,
 
-    /**
-     * Streams an upload to disk under the file id, hashing as it goes and sniffing the format from the first bytes.
-     * The file is only kept when it is complete and recognised.
-     */
     async save(fileId: string, source: Readable, isTruncated: () => boolean): Promise<StoredUpload> {
       const target = path.join(filesDir, fileId);
       const partial = `${target}.part`;
@@ -84,7 +80,6 @@ export function fileStore(dataDir: string) {
       }
     },
 
-    /** A job output's format from its first bytes; UnrecognisedFile when it is no file a capability reads. */
     async sniffOutput(jobId: string, name: string): Promise<Sniffed> {
       const head = Buffer.alloc(SNIFF_BYTES);
       const handle = await fs.promises.open(outputPath(jobId, name), "r");
@@ -92,27 +87,49 @@ export function fileStore(dataDir: string) {
       return sniffFormat(head.subarray(0, length), length < SNIFF_BYTES);
     },
 
-    /**
-     * Brings a job's output in as a file of its own (a hard link when possible: chains cost no space) and gives its
-     * SHA-256: the one the job recorded, else computed now.
-     */
+    /** A hard link when possible (chains cost no space, and a link is whole at once), else a copy renamed in. */
     async importOutput(jobId: string, name: string, toId: string, sha256: string | null): Promise<string> {
       const source = outputPath(jobId, name);
+      const target = path.join(filesDir, toId);
       try {
-        fs.linkSync(source, path.join(filesDir, toId));
+        fs.linkSync(source, target);
       } catch {
-        fs.copyFileSync(source, path.join(filesDir, toId));
+        const partial = temporaryName(target);
+        try {
+          fs.copyFileSync(source, partial);
+          fs.renameSync(partial, target);
+        } catch (error) {
+          fs.rmSync(partial, { force: true });
+          throw error;
+        }
       }
       return sha256 ?? (await sha256OfFile(source));
+    },
+
+    startRun(jobId: string): JobRun {
+      // An earlier run's leftovers (a run of a worker that died) are of no use: its outputs were never published.
+      fs.rmSync(jobDir(jobId), { recursive: true, force: true });
+      // Run directories beside out/, so that a job's files stay under its own directory whichever run wrote them.
+      const run = {
+        outDir: temporaryName(path.join(jobDir(jobId), "out")),
+        workDir: temporaryName(path.join(jobDir(jobId), "work")),
+      };
+      fs.mkdirSync(run.outDir, { recursive: true });
+      return run;
+    },
+
+    publishRun(jobId: string, run: JobRun): void {
+      const out = path.join(jobDir(jobId), "out");
+      fs.rmSync(out, { recursive: true, force: true });
+      fs.renameSync(run.outDir, out);
+      fs.rmSync(run.workDir, { recursive: true, force: true });
     },
 
     removeFiles(ids: string[]): void {
       for (const id of ids) fs.rmSync(path.join(filesDir, id), { force: true });
     },
     removeJob(jobId: string): void {
-      fs.rmSync(path.join(jobsDir, jobId), { recursive: true, force: true });
+      fs.rmSync(jobDir(jobId), { recursive: true, force: true });
     },
   };
 }
-
-export type FileStore = ReturnType<typeof fileStore>;
