@@ -82,4 +82,36 @@ describe("feature sets over the API", () => {
     expect(header).toEqual(expected);
     expect(done.summary.options.features).toEqual(listed.map((set: { name: string }) => set.name));
   });
+
+  it("passes nfstream's sequence length through to the engine", async () => {
+    const client = new Client(app.url);
+    await client.signUp("Sets3");
+    const upload = await client.upload("wikipedia-browse.pcap", fixture("wikipedia-browse.pcap"));
+    const created = await client.call("POST", "/api/jobs", {
+      title: "short sequences",
+      capability: "extract",
+      params: { features: ["nfstream"], splt: 3 },
+      inputs: { capture: { fileId: upload.body.id } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const done = await waitForStatus(client, created.body.id, ["succeeded", "failed"], 60_000);
+    expect(done.error).toBeNull();
+    expect(done.summary.options.splt).toBe(3);
+    const csv = await (await client.raw("GET", `/api/jobs/${created.body.id}/outputs/features.csv`)).text();
+    // Every splt_ps cell (a quoted JSON array, the second of the three) holds 3 numbers.
+    const lists = csv
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.match(/"\[[^\]]*\]"/g) ?? []);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const cells of lists) expect(cells.map((cell) => JSON.parse(cell.slice(1, -1)).length)).toEqual([3, 3, 3]);
+    const refused = await client.call("POST", "/api/jobs", {
+      title: "too long",
+      capability: "extract",
+      params: { features: ["nfstream"], splt: 256 },
+      inputs: { capture: { fileId: upload.body.id } },
+    });
+    expect(refused.status).toBe(400);
+  });
 });

@@ -23,6 +23,8 @@ export const flowParams = z.object({
   length: z.enum(["ip", "frame"]).default("ip"),
   // Rows as CIC-IDS2017's CSVs: extract and label, features ["cic"] alone (docs/features/cic.md). Absent: false.
   cicCompat: z.boolean().optional(),
+  // Packets in the nfstream set's early-packet sequences (docs/features/nfstream.md). Absent: the engine's 32.
+  splt: z.number().int().min(0).max(255).optional(),
 });
 
 // Extract and label write Parquet; ipt and images keep their CSV (it goes beside the series, inside the zip).

@@ -11,6 +11,11 @@ import { FilePicker } from "./file-picker.js";
 import { ChoiceParam, NumberParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
 
+const NFSTREAM = "nfstream";
+/** nfstream's sequence length by default and at most (docs/features/nfstream.md, `splt` in the contracts). */
+const DEFAULT_SPLT = 32;
+const MAX_SPLT = 255;
+
 export function FlowParams({ draft, setParam, capability }: StepProps & { capability: Capability }) {
   const defaults = defaultParams(capability);
   const sets = useFeatureSets();
@@ -38,6 +43,18 @@ export function FlowParams({ draft, setParam, capability }: StepProps & { capabi
         onChange={(v) => setParam("activeTimeout", v)}
       />
       {ownTimeouts && <small className="hint">{ownTimeouts}</small>}
+      {names.includes(NFSTREAM) && (
+        // The one option a set has of its own: the length of nfstream's early-packet sequences.
+        <NumberParam
+          label="nfstream: packets in the early-packet sequences"
+          min={0}
+          max={MAX_SPLT}
+          step={1}
+          value={draft.params.splt}
+          defaultValue={DEFAULT_SPLT}
+          onChange={(v) => setParam("splt", v)}
+        />
+      )}
       <ChoiceParam
         label="Packet length measured as"
         value={(draft.params.length as "ip" | "frame") ?? "ip"}
