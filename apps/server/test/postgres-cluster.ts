@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 
 export interface PostgresCluster {
   /** A new empty database on the cluster, as a `postgres://` URL. */
@@ -94,5 +95,23 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     async stop() {
       stop();
     },
+  };
+}
+
+/**
+ * Starts a cluster before the file's tests and stops it after them; the returned function gives it (to the tests and
+ * to hooks that run after this one's).
+ */
+export function usePostgresCluster(): () => PostgresCluster {
+  let cluster: PostgresCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (cluster === undefined) throw new Error("the PostgreSQL cluster is used before it started");
+    return cluster;
   };
 }

@@ -2,22 +2,16 @@
 // PostgreSQL has: a claim passes over a row another transaction holds instead of waiting for it, and the queue's
 // signals (LISTEN/NOTIFY) that wake idle pools.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "../src/db/connect.js";
 import { listenToQueue } from "../src/db/queue-signals.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { usePostgresCluster } from "./postgres-cluster.js";
 import { queueSuite } from "./queue-suite.js";
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePostgresCluster();
 
-queueSuite("PostgreSQL", () => cluster.createDatabase());
+queueSuite("PostgreSQL", () => cluster().createDatabase());
 
 async function addUser(db: Db): Promise<void> {
   const user = { id: "u1", user_name: "u1", email: "a@b.org", email_key: "a@b.org", password_hash: "x" };
@@ -39,7 +33,7 @@ async function addJob(db: Db, id: string, created: string): Promise<void> {
 
 describe("queue on PostgreSQL", () => {
   it("claims the next free job at once while another claimer holds the oldest one's row", async () => {
-    const target = await cluster.createDatabase();
+    const target = await cluster().createDatabase();
     const db = await openDatabase(target);
     const holder = new pg.Client({ connectionString: target });
     await holder.connect();
@@ -66,7 +60,7 @@ describe("queue on PostgreSQL", () => {
   });
 
   it("signals a job queued, queued again or asked to cancel, and stays silent for progress and claims", async () => {
-    const target = await cluster.createDatabase();
+    const target = await cluster().createDatabase();
     const db = await openDatabase(target);
     // Another process's connection makes the changes, as a server does for a worker.
     const other = await openDatabase(target);

@@ -6,21 +6,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { usePostgresCluster } from "./postgres-cluster.js";
 import { Client, fixture, startServer, waitForStatus } from "./server-harness.js";
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePostgresCluster();
 
 /** The server's environment naming a new database: none for SQLite (the data directory's file), a URL for PostgreSQL. */
 const backends: { name: string; database: () => Promise<NodeJS.ProcessEnv> }[] = [
   { name: "SQLite", database: async () => ({}) },
-  { name: "PostgreSQL", database: async () => ({ TRACEMILL_DATABASE_URL: await cluster.createDatabase() }) },
+  { name: "PostgreSQL", database: async () => ({ TRACEMILL_DATABASE_URL: await cluster().createDatabase() }) },
 ];
 
 for (const backend of backends) {

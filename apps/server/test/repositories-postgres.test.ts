@@ -3,21 +3,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { DatabaseError, openDatabase } from "../src/db/connect.js";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { usePostgresCluster } from "./postgres-cluster.js";
 import { repositorySuite } from "./repository-suite.js";
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePostgresCluster();
 
-repositorySuite("PostgreSQL", () => cluster.createDatabase());
+repositorySuite("PostgreSQL", () => cluster().createDatabase());
 
 describe("choosing PostgreSQL", () => {
   it("takes --database over TRACEMILL_DATABASE_URL over the SQLite file, and a non-URL as a SQLite file", () => {

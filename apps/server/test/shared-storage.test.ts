@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath } from "../../../test/helpers/fixtures.js";
 import { runCli, type ServedApp, serve } from "../../cli/test/run-cli.js";
 import { loadConfig } from "../src/config.js";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { usePostgresCluster } from "./postgres-cluster.js";
 import { Client, fixture, waitForStatus } from "./server-harness.js";
 import { runsOf, startWorkerProcess, until, type WorkerProcess, workerEngine } from "./worker-harness.js";
 
@@ -46,17 +46,11 @@ function sharedSetup(database = path.join(scratch("db"), "tracemill.sqlite")) {
   return { storage, database, workerData, temps, workerEnv, serveArgs };
 }
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePostgresCluster();
 
 const backends: { name: string; database: () => Promise<string | undefined> }[] = [
   { name: "a SQLite file", database: async () => undefined },
-  { name: "PostgreSQL", database: () => cluster.createDatabase() },
+  { name: "PostgreSQL", database: () => cluster().createDatabase() },
 ];
 
 for (const backend of backends) {

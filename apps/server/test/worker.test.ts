@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type ServedApp, serve } from "../../cli/test/run-cli.js";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { usePostgresCluster } from "./postgres-cluster.js";
 import { Client, fixture, waitForStatus } from "./server-harness.js";
 import { runsOf, startWorkerProcess, until, type WorkerProcess, workerEngine } from "./worker-harness.js";
 
@@ -91,13 +91,7 @@ describe("serve --workers 0 with a tracemill worker", () => {
   });
 });
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = usePostgresCluster();
 
 /**
  * The environment naming a new database (none for SQLite: the data directory's file), and the longest an idle worker
@@ -108,7 +102,7 @@ const backends: { name: string; database: () => Promise<NodeJS.ProcessEnv>; wake
   { name: "SQLite", database: async () => ({}), wakeMs: 2000 },
   {
     name: "PostgreSQL",
-    database: async () => ({ TRACEMILL_DATABASE_URL: await cluster.createDatabase() }),
+    database: async () => ({ TRACEMILL_DATABASE_URL: await cluster().createDatabase() }),
     wakeMs: 1000,
   },
 ];
