@@ -7,6 +7,7 @@ import { imagesCommand } from "./commands/images.js";
 import { infoCommand } from "./commands/info.js";
 import { iptCommand } from "./commands/ipt.js";
 import { labelCommand } from "./commands/label.js";
+import { librariesCommand } from "./commands/libraries.js";
 import { mergeCommand } from "./commands/merge.js";
 import { rulesetsCommand } from "./commands/rulesets.js";
 import { sanitizeCommand } from "./commands/sanitize.js";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(infoCommand());
   program.addCommand(iptCommand());
   program.addCommand(labelCommand());
+  program.addCommand(librariesCommand());
   program.addCommand(mergeCommand());
   program.addCommand(rulesetsCommand());
   program.addCommand(sanitizeCommand());

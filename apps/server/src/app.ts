@@ -16,6 +16,7 @@ import { openApiDocument } from "./http/openapi.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { apiAuthRoutes } from "./routes/api-auth.js";
 import { apiJobRoutes } from "./routes/api-jobs.js";
+import { apiLibraryRoutes } from "./routes/api-libraries.js";
 import { legacyRoutes } from "./routes/legacy.js";
 import { resourceRoutes } from "./routes/resources.js";
 import { HttpError } from "./services/http-error.js";
@@ -93,6 +94,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   app.get("/api/openapi.json", async () => openApi);
   apiAuthRoutes(app, ctx);
   apiJobRoutes(app, ctx);
+  apiLibraryRoutes(app, ctx);
   legacyRoutes(app, ctx);
   resourceRoutes(app, ctx);
 

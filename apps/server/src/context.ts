@@ -7,6 +7,7 @@ import { jobRunner } from "./jobs/runner.js";
 import { serverDirs } from "./jobs/user-paths.js";
 import { accountsService } from "./services/accounts.js";
 import { jobsService } from "./services/jobs.js";
+import { librariesService } from "./services/libraries.js";
 import { scryptPasswords } from "./services/passwords.js";
 import { samplesService } from "./services/samples.js";
 import { findSourceArchive } from "./services/source-archive.js";
@@ -22,6 +23,7 @@ export async function openContext(config: ServerConfig) {
     testEngineModule: config.testEngineModule,
     rulesetsDir: config.rulesetsDir,
   });
+  const libraries = librariesService(db);
   return {
     config,
     hub,
@@ -29,10 +31,12 @@ export async function openContext(config: ServerConfig) {
     accounts: accountsService(db, { sessionHours: config.sessionHours, passwords: scryptPasswords }),
     jobs: jobsService(db, store, runner, hub, { rulesetsDir: config.rulesetsDir, serverDirs: serverDirs(config) }),
     uploads: uploadsService(db, store, { maxUploadBytes: config.maxUploadBytes }),
+    libraries,
     samples: samplesService(config),
     sourceArchive: await findSourceArchive(installRoot, builtSourceArchive),
     async close(): Promise<void> {
       await runner.stop();
+      await libraries.close();
       await db.destroy();
     },
   };

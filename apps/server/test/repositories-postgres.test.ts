@@ -6,12 +6,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { DatabaseError, openDatabase } from "../src/db/connect.js";
+import { libraryRepositorySuite } from "./library-repository-suite.js";
 import { usePostgresCluster } from "./postgres-cluster.js";
 import { repositorySuite } from "./repository-suite.js";
 
 const cluster = usePostgresCluster();
 
 repositorySuite("PostgreSQL", () => cluster().createDatabase());
+libraryRepositorySuite("PostgreSQL", () => cluster().createDatabase());
 
 describe("choosing PostgreSQL", () => {
   it("takes --database over TRACEMILL_DATABASE_URL over the SQLite file, and a non-URL as a SQLite file", () => {

@@ -2,8 +2,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { libraryRepositorySuite } from "./library-repository-suite.js";
 import { repositorySuite } from "./repository-suite.js";
 
-repositorySuite("SQLite", async () =>
-  path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-db-")), "test.sqlite"),
-);
+const newFile = async () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-db-")), "test.sqlite");
+
+repositorySuite("SQLite", newFile);
+libraryRepositorySuite("SQLite", newFile);

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/connect.js";
 import { filesRepository } from "../src/repositories/files.js";
+import { jobPartsRepository } from "../src/repositories/job-parts.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
 import { sessionsRepository, usersRepository } from "../src/repositories/users.js";
 
@@ -66,6 +67,8 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
         "0003-job-leases",
         "0004-job-attempts",
         "0005-queue-signals",
+        "0006-job-parts",
+        "0007-libraries",
       ]);
       await Promise.all(dbs.map((db) => db.destroy()));
       // Opened again, it finds nothing left to do.
@@ -151,6 +154,50 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
       await db.destroy();
     });
 
+    it("keeps a job's captures in order, its parts out of lists and claims, and moves it only while it waits", async () => {
+      const db = await open();
+      await usersRepository(db).insert(user("u1", "a@b.org"));
+      const files = filesRepository(db);
+      await files.insert(file("f1", "u1"));
+      await files.insert(file("f2", "u1"));
+      const jobs = jobsRepository(db);
+      const parts = jobPartsRepository(db);
+      const part = (id: string, index: number, fileId: string) => ({
+        job: job(id, "u1", 1, { parent_id: "p", part_index: index }),
+        inputs: [{ role: "capture", fileId }],
+      });
+      await jobs.insert(
+        job("p", "u1", 1, { status: "running", part_count: 2 }),
+        [
+          { role: "capture", fileId: "f2", position: 0 },
+          { role: "capture", fileId: "f1", position: 1 },
+        ],
+        [part("p1", 1, "f1"), part("p0", 0, "f2")],
+      );
+      expect((await jobs.inputsOf(["p"])).map((i) => i.name)).toEqual(["f2.pcap", "f1.pcap"]);
+      expect((await jobs.listByOwner("u1")).map((j) => j.id)).toEqual(["p"]);
+      // Waiting for its parts, the job is held by no worker, and no pool takes it for one whose worker is gone.
+      expect(await jobs.runningClaims()).toEqual([]);
+      expect((await parts.partsOf(["p"])).map((p) => [p.id, p.capture])).toEqual([
+        ["p0", "f2.pcap"],
+        ["p1", "f1.pcap"],
+      ]);
+      expect(await jobs.claimNext("w1", at(2), at(3))).toBe("p0");
+      expect(await parts.updateWaiting("p", { stage: "1 of 2" })).toBe(true);
+      await parts.cancelParts("p", at(4));
+      const after = await parts.partsOf(["p"]);
+      expect(after.map((p) => p.status)).toEqual(["running", "cancelled"]);
+      expect((await jobs.stateOf(["p0"]))[0].cancel_requested).toBe(1);
+      // Once queued again (to combine), it no longer waits: only its own run moves it.
+      await jobs.update("p", { status: "queued" });
+      expect(await parts.updateWaiting("p", { stage: "x" })).toBe(false);
+      expect(await files.unsharedInputsOf(["p", "p0", "p1"])).toEqual(expect.arrayContaining(["f1", "f2"]));
+      await jobs.remove("p");
+      expect(await jobs.byId("p0")).toBeUndefined();
+      expect(await parts.partsOf(["p"])).toEqual([]);
+      await db.destroy();
+    });
+
     it("stores outputs in order, sizes beyond 32 bits, and finds inputs no other job shares", async () => {
       const db = await open();
       await usersRepository(db).insert(user("u1", "a@b.org"));
@@ -163,7 +210,7 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
         { role: "attacks", fileId: "own" },
       ]);
       await jobs.insert(job("j2", "u1", 2), [{ role: "capture", fileId: "shared" }]);
-      expect(await files.unsharedInputsOf("j1")).toEqual(["own"]);
+      expect(await files.unsharedInputsOf(["j1"])).toEqual(["own"]);
       expect(await jobs.claimNext("w1", at(3), at(4))).toBe("j1");
       const recorded = [
         { job_id: "j1", name: "b.csv", kind: "features-csv", size: 6_000_000_000, sha256: "ab".repeat(32) },
@@ -181,7 +228,7 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
       expect(Number((await jobs.inputsOf(["j1"])).find((i) => i.role === "capture")?.size)).toBe(5_000_000_000);
       await jobs.remove("j1");
       expect(await jobs.byId("j1")).toBeUndefined();
-      expect(await files.unsharedInputsOf("j2")).toEqual(["shared"]);
+      expect(await files.unsharedInputsOf(["j2"])).toEqual(["shared"]);
       await db.destroy();
     });
   });

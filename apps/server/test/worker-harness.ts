@@ -18,11 +18,14 @@ export async function startWorkerProcess(
   dataDir: string,
   concurrency: number,
   env: NodeJS.ProcessEnv = {},
+  /** Its own process group, so that a test can stop or kill it with its job processes, as a host going down. */
+  options: { cwd?: string; group?: boolean } = {},
 ): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [cliPath, "worker", "--data", dataDir, "--concurrency", String(concurrency)], {
-    cwd: repoRoot,
+    cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.group === true,
   });
   child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
   let output = "";

@@ -4,3 +4,4 @@ import "./zod-config.js";
 export * from "./auth.js";
 export * from "./jobs.js";
 export * from "./legacy.js";
+export * from "./libraries.js";

@@ -134,12 +134,24 @@ export const jobMessages = {
     "The attack capture is not the one merged into this capture: leave it out, the merge's provenance record labels it exactly",
 } as const;
 
-/** An input is an uploaded file or an output of another job the user may read. */
+/**
+ * An input is an uploaded file, an output of another job the user may read, or a file of a capture library (its path
+ * relative to the library, read in place).
+ */
 export const fileRef = z.union([
   z.object({ fileId: z.string().min(1) }),
   z.object({ jobId: z.string().min(1), output: z.string().min(1) }),
+  z.object({ library: z.string().min(1), path: z.string().min(1) }),
 ]);
 export type FileRef = z.infer<typeof fileRef>;
+
+/** Captures one job may take. */
+export const MAX_CAPTURES = 256;
+/**
+ * Capabilities whose jobs may take several captures: each capture runs as a part of its own, and the parts' rows are
+ * combined into one output. Sanitize and merge write captures, which are not combined.
+ */
+export const multiCaptureCapabilities: readonly Capability[] = ["extract", "label", "ipt", "images"];
 
 export const createJobRequest = z.object({
   title: z.string({ error: jobMessages.titleRequired }).trim().min(1, jobMessages.titleRequired).max(200),
@@ -147,7 +159,8 @@ export const createJobRequest = z.object({
   public: z.boolean().default(false),
   capability: z.enum(capabilities, { error: jobMessages.capabilityRequired }),
   params: z.record(z.string(), z.unknown()).default({}),
-  inputs: z.partialRecord(inputRole, fileRef),
+  // Each role takes one file; `capture` also takes a list (a job over several captures, docs/api.md).
+  inputs: z.partialRecord(inputRole, z.union([fileRef, z.array(fileRef).min(1).max(MAX_CAPTURES)])),
 });
 export type CreateJobRequest = z.input<typeof createJobRequest>;
 
@@ -168,6 +181,8 @@ export const uploadedFile = z.object({
   /** "gzip" when the upload was compressed (the worker inflates it before a run), else null. */
   compression: z.enum(["gzip"]).nullable(),
   createdAt: z.string(),
+  /** A capture library's file, read in place: the library's name and the path within it (never a server path). */
+  library: z.object({ name: z.string(), path: z.string() }).optional(),
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
@@ -179,6 +194,16 @@ export const jobOutput = z.object({
   /** SHA-256 of the file, hex (absent for outputs stored before it was recorded). */
   sha256: z.string().optional(),
 });
+
+/** One capture's run within a job over several captures. */
+export const jobPart = z.object({
+  index: z.number(),
+  capture: z.string(),
+  status: jobStatus,
+  progress: z.object({ percent: z.number(), stage: z.string() }),
+  error: z.string().nullable(),
+});
+export type JobPart = z.infer<typeof jobPart>;
 
 export const job = z.object({
   id: z.string(),
@@ -200,6 +225,8 @@ export const job = z.object({
   inputs: z.array(jobInput),
   outputs: z.array(jobOutput),
   summary: z.record(z.string(), z.unknown()).nullable(),
+  /** A job over several captures: its parts, one per capture, in the order the captures were given. */
+  parts: z.array(jobPart).optional(),
 });
 export type Job = z.infer<typeof job>;
 

@@ -8,6 +8,7 @@ export type {
   ProgressCallback,
   RunOptions,
 } from "./capability.js";
+export * from "./combine/index.js";
 export * from "./extract/index.js";
 export * from "./hashing/index.js";
 export * from "./images/index.js";

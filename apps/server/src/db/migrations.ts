@@ -126,6 +126,62 @@ const migrations: Record<string, Migration> = {
         execute function tracemill_queue_signal()`.execute(db);
     },
   },
+  "0006-job-parts": {
+    // A job over several captures runs as one part per capture (child jobs in the same queue, so every guarantee of
+    // the queue holds for each part), then combines their outputs; job_inputs keeps the order the captures came in.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("jobs").addColumn("parent_id", "text").execute();
+      await db.schema.alterTable("jobs").addColumn("part_index", "integer").execute();
+      await db.schema
+        .alterTable("jobs")
+        .addColumn("part_count", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex("jobs_parent_id").on("jobs").column("parent_id").execute();
+      // A role may now hold several files: the key gains the position. SQLite cannot change a key in place, so the
+      // table is made anew on both.
+      await db.schema
+        .createTable("job_inputs_by_position")
+        .addColumn("job_id", "text", (c) => c.notNull().references("jobs.id").onDelete("cascade"))
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("file_id", "text", (c) => c.notNull().references("files.id"))
+        .addColumn("position", "integer", (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint("job_inputs_position_pk", ["job_id", "role", "position"])
+        .execute();
+      await sql`insert into job_inputs_by_position (job_id, role, file_id, position)
+        select job_id, role, file_id, 0 from job_inputs`.execute(db);
+      await db.schema.dropTable("job_inputs").execute();
+      await db.schema.alterTable("job_inputs_by_position").renameTo("job_inputs").execute();
+    },
+  },
+  "0007-libraries": {
+    // Capture libraries (directories an administrator registers, read in place) and a cache of what their files are,
+    // keyed by (library, path) and valid while the file's size and modification time stay the same: hashing and the
+    // info pass read a whole capture, once per version of it. A file row may stand for a library's file instead of
+    // a stored one (library, library_path), so jobs take it as an input like any other file.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("libraries")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("dir", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("library_entries")
+        .addColumn("library", "text", (c) => c.notNull().references("libraries.name").onDelete("cascade"))
+        .addColumn("path", "text", (c) => c.notNull())
+        .addColumn("size", "bigint", (c) => c.notNull())
+        .addColumn("mtime_ms", floatType(db), (c) => c.notNull())
+        .addColumn("sha256", "text")
+        .addColumn("format", "text", (c) => c.notNull())
+        .addColumn("compression", "text")
+        .addColumn("info", "text")
+        .addColumn("checked_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("library_entries_pk", ["library", "path"])
+        .execute();
+      await db.schema.alterTable("files").addColumn("library", "text").execute();
+      await db.schema.alterTable("files").addColumn("library_path", "text").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,5 @@
 // The database's tables as Kysely sees them, the same on SQLite and PostgreSQL (migrations.ts says how the types map).
-import type { Generated } from "kysely";
+import type { Generated, Selectable, Updateable } from "kysely";
 
 export interface UsersTable {
   id: string;
@@ -30,6 +30,9 @@ export interface FilesTable {
   /** "gzip" when the upload is compressed; the worker inflates it before the engine reads it. */
   compression: string | null;
   created_at: string;
+  /** A capture library's file, read in place (the library's name and the path within it); null for stored files. */
+  library: string | null;
+  library_path: string | null;
 }
 
 export interface JobsTable {
@@ -58,12 +61,23 @@ export interface JobsTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The job this one is a part of (one capture of a job over several); null for the jobs users see. */
+  parent_id: Generated<string | null>;
+  /** A part's place among its parent's parts, from 0. */
+  part_index: Generated<number | null>;
+  /**
+   * How many parts a job over several captures has (0 for any other job). While its parts run, such a job is
+   * "running" with no worker; once they all succeed it is queued again, and its own run combines their outputs.
+   */
+  part_count: Generated<number>;
 }
 
 export interface JobInputsTable {
   job_id: string;
   role: string;
   file_id: string;
+  /** The input's place among the job's inputs of the same role (the order of a job's captures). */
+  position: Generated<number>;
 }
 
 export interface JobOutputsTable {
@@ -75,6 +89,31 @@ export interface JobOutputsTable {
   position: Generated<number>;
 }
 
+export interface LibrariesTable {
+  name: string;
+  /** The directory's absolute real path, the same on every host that runs jobs; never shown to users. */
+  dir: string;
+  created_at: string;
+}
+
+/** What a library's file is, valid while its size and modification time are the ones recorded. */
+export interface LibraryEntriesTable {
+  library: string;
+  /** Relative to the library, "/"-separated. */
+  path: string;
+  size: number;
+  mtime_ms: number;
+  /** Taken once per version of the file: by the background info pass, or by the first job that uses it. */
+  sha256: string | null;
+  /** The sniffed kind (a capture format, another kind of file, or "unrecognised"). */
+  format: string;
+  compression: string | null;
+  /** The info pass's result as JSON (LibraryCaptureInfo, or {"problem": …}); null until it has run. */
+  info: string | null;
+  /** When this version of the file was last sniffed, hashed or read. */
+  checked_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -82,4 +121,10 @@ export interface Database {
   jobs: JobsTable;
   job_inputs: JobInputsTable;
   job_outputs: JobOutputsTable;
+  libraries: LibrariesTable;
+  library_entries: LibraryEntriesTable;
 }
+
+/** A job as read, and the changes a write may make (generated columns unwrapped). */
+export type JobRecord = Selectable<JobsTable>;
+export type JobChanges = Updateable<JobsTable>;

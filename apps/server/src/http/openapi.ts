@@ -8,6 +8,8 @@ import {
   legacyDownloadRequest,
   legacyIdRequest,
   legacyUpdateRequest,
+  library,
+  libraryListing,
   ruleset,
   sessionResponse,
   sessionUser,
@@ -21,6 +23,8 @@ import { type ZodType, z } from "zod";
 
 interface Operation {
   summary: string;
+  /** Query parameters: name and what it means. */
+  query?: Record<string, string>;
   body?: ZodType | "multipart";
   response?: ZodType | "binary" | "event-stream";
   status?: number;
@@ -50,6 +54,16 @@ const operations: Record<string, Record<string, Operation>> = {
     },
   },
   "/api/rulesets": { get: { summary: "Rulesets for sanitize", response: z.array(ruleset) } },
+  "/api/libraries": {
+    get: { summary: "Capture libraries (signed in): names only", response: z.array(library) },
+  },
+  "/api/libraries/{name}/entries": {
+    get: {
+      summary: "One folder of a library: sub-folders and captures, with their info once read (signed in)",
+      query: { path: "the folder, relative to the library (default: its top)" },
+      response: libraryListing,
+    },
+  },
   "/api/jobs": {
     get: { summary: "My jobs, newest first", response: jobList },
     post: { summary: "Create a job; it is queued", body: createJobRequest, response: job, status: 201 },
@@ -135,6 +149,12 @@ export function openApiDocument() {
       const parameters = [
         ...(path.includes("{id}") ? idParam : []),
         ...(path.includes("{name}") ? [{ name: "name", in: "path", required: true, schema: { type: "string" } }] : []),
+        ...Object.entries(op.query ?? {}).map(([name, description]) => ({
+          name,
+          in: "query",
+          description,
+          schema: { type: "string" },
+        })),
       ];
       paths[path][method] = {
         summary: op.summary,

@@ -1,6 +1,6 @@
 // What becomes of a running job whose run ended without its pool recording the end (the pool crashed, was killed,
 // lost its lease, or stopped in good order): back in the queue, or failed once it was started MAX_RUNS times.
-import type { JobsTable } from "../db/schema.js";
+import type { JobChanges } from "../db/schema.js";
 import type { JobClaim } from "../repositories/jobs.js";
 
 /**
@@ -13,7 +13,7 @@ export const MAX_RUNS = 3;
 const REASON = "its worker stopped";
 
 /** The changes that put a running job back in the queue, with the count of runs it keeps. */
-function requeued(attempts: number): Partial<JobsTable> {
+function requeued(attempts: number): JobChanges {
   return {
     status: "queued",
     percent: 0,
@@ -26,12 +26,12 @@ function requeued(attempts: number): Partial<JobsTable> {
 }
 
 /** A run handed back by a pool stopping in good order: a restart is not the job's fault, the run does not count. */
-export function handedBack(claim: JobClaim): Partial<JobsTable> {
+export function handedBack(claim: JobClaim): JobChanges {
   return requeued(Math.max(0, claim.attempts - 1));
 }
 
 /** A run that ended with its worker gone: queued again, or failed once the job was started MAX_RUNS times. */
-export function afterLostRun(claim: JobClaim, at: string): Partial<JobsTable> {
+export function afterLostRun(claim: JobClaim, at: string): JobChanges {
   if (claim.attempts < MAX_RUNS) return requeued(claim.attempts);
   return {
     status: "failed",

@@ -1,7 +1,7 @@
 // Records how a run of a job ended, for the pool that ran it: the outputs and the success in one transaction, or the
 // reason it failed or was cancelled. A run that leaves no outputs leaves no files either.
 import path from "node:path";
-import type { JobsTable } from "../db/schema.js";
+import type { JobChanges } from "../db/schema.js";
 import type { JobsRepository } from "../repositories/jobs.js";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
 import type { JobRun, Storage } from "../storage/storage.js";
@@ -23,7 +23,7 @@ export function runOutcomes(jobs: JobsRepository, store: Storage, hub: ProgressH
   const now = () => new Date().toISOString();
 
   /** Writes a job's final state while this pool still holds it. */
-  async function finish(jobId: string, changes: Partial<JobsTable>): Promise<void> {
+  async function finish(jobId: string, changes: JobChanges): Promise<void> {
     await jobs.updateClaimed(jobId, workerId, { ...changes, finished_at: now(), lease_expires_at: null });
     hub.changed(jobId);
   }

@@ -9,13 +9,15 @@ import type { Capability, InputRole } from "@tracemill/contracts";
 import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { listenToQueue, type QueueSignals } from "../db/queue-signals.js";
+import { libraryInput } from "../libraries/library-input.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { Storage } from "../storage/storage.js";
+import { jobParts } from "./job-parts.js";
 import { afterLostRun, handedBack } from "./lost-runs.js";
 import type { ProgressHub } from "./progress-hub.js";
 import { runOutcomes } from "./run-outcome.js";
 import { newWorkerId, workerIsGone } from "./worker-identity.js";
-import type { FromWorker, RunMessage } from "./worker-messages.js";
+import type { CombinedPart, FromWorker, RunMessage } from "./worker-messages.js";
 
 const workerEntry = fileURLToPath(new URL("./worker-process.js", import.meta.url));
 const POLL_MS = 1000;
@@ -74,17 +76,39 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
   const leaseUntil = () => new Date(Date.now() + LEASE_MS).toISOString();
 
   const outcomes = runOutcomes(jobs, store, hub, workerId);
+  const parts = jobParts(db, hub);
+
+  /** The outputs of a job's parts, for its own run to combine (their parts all succeeded). */
+  async function partOutputs(jobId: string): Promise<CombinedPart[]> {
+    const rows = await parts.list(jobId);
+    const outputs = await jobs.outputsOf(rows.map((row) => row.id));
+    return rows.map((row) => ({
+      capture: row.capture,
+      summary: JSON.parse(row.summary ?? "{}") as Record<string, unknown>,
+      outputs: outputs
+        .filter((o) => o.job_id === row.id)
+        .map((o) => ({
+          name: o.name,
+          kind: o.kind as CombinedPart["outputs"][number]["kind"],
+          path: store.outputPath(row.id, o.name),
+          sha256: o.sha256,
+        })),
+    }));
+  }
 
   async function launch(jobId: string): Promise<void> {
     const job = await jobs.byId(jobId);
     if (!job) return;
     const inputs: RunMessage["inputs"] = {};
-    for (const input of await jobs.inputsOf([jobId])) {
+    // A job over several captures reads its parts' outputs, not its inputs.
+    for (const input of job.part_count > 0 ? [] : await jobs.inputsOf([jobId])) {
+      // A capture library's file is read where it is, confined to its library again now.
+      const inLibrary = input.library === null ? null : await libraryInput(db, input);
       inputs[input.role as InputRole] = {
-        path: store.filePath(input.id),
+        path: inLibrary?.path ?? store.filePath(input.id),
         name: input.name,
         compression: input.compression,
-        sha256: input.sha256,
+        sha256: inLibrary ? inLibrary.sha256 : input.sha256,
       };
     }
     const run = store.startRun(jobId);
@@ -103,6 +127,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
           lastWrite = lastWrite
             .then(() => jobs.updateClaimed(jobId, workerId, { percent, stage: message.stage }))
             .then(() => hub.changed(jobId))
+            .then(() => (job.parent_id === null ? undefined : parts.progressed(job.parent_id)))
             // Progress is advisory: a write that fails (a full disk, a locked database) is skipped, the run goes on
             // and its end is recorded as usual.
             .catch(() => {});
@@ -119,6 +144,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
             // Stopping pools hand their runs back; a lost claim is another pool's, which may be writing the same files.
             if (stopped || entry.lost) return;
             await outcomes.record(jobId, { cancelled: entry.cancelled, outcome, code, signal, run });
+            await parts.ended(job);
           })
           // The end could not be written (the database is unusable): the job stays claimed by this pool without a
           // run, and the next poll puts it back in the queue (reclaimStale), counted as a run.
@@ -148,6 +174,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
       workDir: run.workDir,
       testEngineModule: options.testEngineModule,
       rulesetsDir: options.rulesetsDir,
+      ...(job.part_count > 0 && { parts: await partOutputs(jobId) }),
     };
     child.send(message);
     // A cancel that came between claiming the job and starting its worker found nothing to stop: honour it now (a
@@ -205,7 +232,10 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
       const next = afterLostRun(claim, at);
       if (!(await jobs.release(claim, at, next))) continue;
       // Its last run may have left partial outputs; a run started again clears them itself.
-      if (next.status === "failed") outcomes.discardFiles(claim.id);
+      if (next.status === "failed") {
+        outcomes.discardFiles(claim.id);
+        await parts.ended(claim);
+      }
       hub.changed(claim.id);
     }
   }
@@ -227,9 +257,14 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
     }
   }
 
+  /** Claims come first: a job just queued waits for no housekeeping (the claim latency a woken pool adds). */
   async function pollOnce(): Promise<void> {
+    await claimWhatFits();
     await checkRunning();
     await reclaimStale();
+  }
+
+  async function claimWhatFits(): Promise<void> {
     while (!stopped && running.size < options.workers) {
       const id = await jobs.claimNext(workerId, now(), leaseUntil());
       if (!id) break;
@@ -239,6 +274,8 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
         outcomes.discardFiles(id);
         const failure = outcomes.failure(error, "The job could not start");
         await outcomes.finish(id, { status: "failed", stage: "failed", error: failure });
+        const job = await jobs.byId(id);
+        if (job) await parts.ended(job);
       });
     }
   }

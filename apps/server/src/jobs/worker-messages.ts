@@ -17,6 +17,15 @@ export interface RunMessage {
   workDir: string;
   testEngineModule: string | null;
   rulesetsDir: string;
+  /** A job over several captures, its parts all done: this run combines their outputs instead (engine/combine). */
+  parts?: CombinedPart[];
+}
+
+/** A part's outputs as the combining run reads them: where each is, and the SHA-256 recorded for it. */
+export interface CombinedPart {
+  capture: string;
+  outputs: (OutputFile & { path: string; sha256: string | null })[];
+  summary: Record<string, unknown>;
 }
 
 export type ToWorker = RunMessage | { type: "cancel" };

@@ -68,31 +68,43 @@ async function run(message: RunMessage): Promise<void> {
   ];
   const hidePaths = (text: string) => withoutServerPaths(text, inputPaths, dirs);
   try {
-    const runner = await capabilityRunner(message.capability, message.testEngineModule);
-    // A cancel may arrive while the capability's code is still loading.
-    controller.signal.throwIfAborted();
-    const inputs = await plainInputs(message);
-    inputPaths = Object.values(inputs);
-    // The stored files' digests hold for the files the engine reads unless they were inflated here.
-    const hashes = Object.fromEntries(
-      Object.entries(message.inputs).flatMap(([role, input]) =>
-        input?.sha256 && input.compression !== "gzip" ? [[role, input.sha256]] : [],
-      ),
-    );
-    const result = await runner(
-      { inputs, hashes, params: message.params, rulesetsDir: message.rulesetsDir },
-      {
-        outDir: message.outDir,
-        signal: controller.signal,
-        onProgress: ({ percent, stage }) => {
-          // Progress can come per packet; a few messages a second are plenty for the UI.
-          const now = Date.now();
-          if (now - lastSent < 200 && percent < 100) return;
-          lastSent = now;
-          process.send?.({ type: "progress", percent, stage } satisfies FromWorker);
-        },
+    const options = {
+      outDir: message.outDir,
+      signal: controller.signal,
+      onProgress: ({ percent, stage }: { percent: number; stage: string }) => {
+        // Progress can come per packet; a few messages a second are plenty for the UI.
+        const now = Date.now();
+        if (now - lastSent < 200 && percent < 100) return;
+        lastSent = now;
+        process.send?.({ type: "progress", percent, stage } satisfies FromWorker);
       },
-    );
+    };
+    // The digests recorded for files this run links in unchanged (a combining run's copies of its parts' outputs).
+    const known = new Map<string, string>();
+    let result: Awaited<ReturnType<Awaited<ReturnType<typeof capabilityRunner>>>>;
+    if (message.parts) {
+      const { combineParts, partFileName } = await import("@tracemill/engine");
+      const parts = message.parts;
+      parts.forEach((part, index) => {
+        for (const output of part.outputs) {
+          if (output.sha256) known.set(partFileName(index, parts.length, part.capture, output.name), output.sha256);
+        }
+      });
+      result = await combineParts(parts, options);
+    } else {
+      const runner = await capabilityRunner(message.capability, message.testEngineModule);
+      // A cancel may arrive while the capability's code is still loading.
+      controller.signal.throwIfAborted();
+      const inputs = await plainInputs(message);
+      inputPaths = Object.values(inputs);
+      // The stored files' digests hold for the files the engine reads unless they were inflated here.
+      const hashes = Object.fromEntries(
+        Object.entries(message.inputs).flatMap(([role, input]) =>
+          input?.sha256 && input.compression !== "gzip" ? [[role, input.sha256]] : [],
+        ),
+      );
+      result = await runner({ inputs, hashes, params: message.params, rulesetsDir: message.rulesetsDir }, options);
+    }
     // The summary file says what the job's summary says (the engine wrote it naming the paths it was given).
     const summaryFile = path.join(message.outDir, "summary.json");
     if (result.outputs.some((output) => output.name === "summary.json")) {
@@ -100,7 +112,8 @@ async function run(message: RunMessage): Promise<void> {
     }
     const outputs = [];
     for (const output of result.outputs) {
-      outputs.push({ ...output, sha256: await sha256OfFile(path.join(message.outDir, output.name)) });
+      const sha256 = known.get(output.name) ?? (await sha256OfFile(path.join(message.outDir, output.name)));
+      outputs.push({ ...output, sha256 });
     }
     await send({ type: "done", outputs, summary: JSON.parse(hidePaths(JSON.stringify(result.summary))) });
   } catch (error) {

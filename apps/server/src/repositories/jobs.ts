@@ -3,20 +3,33 @@ import type { JobStatus } from "@tracemill/contracts";
 import type { Insertable, Kysely, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
 import { isPostgres } from "../db/dialect.js";
-import type { Database, FilesTable, JobOutputsTable, JobsTable } from "../db/schema.js";
+import type { Database, FilesTable, JobChanges, JobOutputsTable, JobRecord, JobsTable } from "../db/schema.js";
 
-export type JobRow = JobsTable & { owner_name: string };
+export type JobRow = JobRecord & { owner_name: string };
 export type JobInputRow = FilesTable & { role: string };
 export type JobOutputRow = Omit<JobOutputsTable, "position">;
+export interface NewInput {
+  role: string;
+  fileId: string;
+  /** Its place among the job's inputs of its role (the order of a job's captures); 0 when alone. */
+  position?: number;
+}
+export interface NewJob {
+  job: Insertable<JobsTable>;
+  inputs: NewInput[];
+}
 /** Who holds a running job and until when, and how often it was started, as read by a process looking for jobs whose worker is gone. */
-export type JobClaim = Pick<JobsTable, "id" | "worker_id" | "lease_expires_at" | "cancel_requested" | "attempts">;
+export type JobClaim = Pick<
+  JobRecord,
+  "id" | "worker_id" | "lease_expires_at" | "cancel_requested" | "attempts" | "parent_id"
+>;
 
 /** Changes a running job only while the worker still holds it; false when the claim was lost. */
 async function updateIfClaimed(
   db: Db | Transaction<Database>,
   id: string,
   workerId: string,
-  changes: Partial<JobsTable>,
+  changes: JobChanges,
 ): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
@@ -37,21 +50,34 @@ export function jobsRepository(db: Db) {
       .select("users.user_name as owner_name");
 
   return {
-    async insert(job: Insertable<JobsTable>, inputs: { role: string; fileId: string }[]): Promise<void> {
+    /** A job with its inputs, and the parts of a job over several captures (each with its own inputs), at once. */
+    async insert(job: Insertable<JobsTable>, inputs: NewInput[], parts: NewJob[] = []): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto("jobs").values(job).execute();
-        for (const input of inputs) {
-          await trx
-            .insertInto("job_inputs")
-            .values({ job_id: job.id, role: input.role, file_id: input.fileId })
-            .execute();
+        for (const each of [{ job, inputs }, ...parts]) {
+          await trx.insertInto("jobs").values(each.job).execute();
+          for (const input of each.inputs) {
+            await trx
+              .insertInto("job_inputs")
+              .values({ job_id: each.job.id, role: input.role, file_id: input.fileId, position: input.position ?? 0 })
+              .execute();
+          }
         }
       });
     },
     byId: (id: string) => withOwner().where("jobs.id", "=", id).executeTakeFirst(),
+    // Parts are the job's, never listed on their own.
     listByOwner: (ownerId: string) =>
-      withOwner().where("jobs.owner_id", "=", ownerId).orderBy("jobs.created_at", "desc").execute(),
-    listPublic: () => withOwner().where("jobs.public", "=", 1).orderBy("jobs.created_at", "desc").execute(),
+      withOwner()
+        .where("jobs.owner_id", "=", ownerId)
+        .where("jobs.parent_id", "is", null)
+        .orderBy("jobs.created_at", "desc")
+        .execute(),
+    listPublic: () =>
+      withOwner()
+        .where("jobs.public", "=", 1)
+        .where("jobs.parent_id", "is", null)
+        .orderBy("jobs.created_at", "desc")
+        .execute(),
     inputsOf: (jobIds: string[]) =>
       jobIds.length === 0
         ? Promise.resolve([])
@@ -59,8 +85,9 @@ export function jobsRepository(db: Db) {
             .selectFrom("job_inputs")
             .innerJoin("files", "files.id", "job_inputs.file_id")
             .selectAll("files")
-            .select(["job_inputs.role", "job_inputs.job_id"])
+            .select(["job_inputs.role", "job_inputs.job_id", "job_inputs.position"])
             .where("job_inputs.job_id", "in", jobIds)
+            .orderBy("job_inputs.position")
             .execute(),
     outputsOf: (jobIds: string[]) =>
       jobIds.length === 0
@@ -71,11 +98,11 @@ export function jobsRepository(db: Db) {
             .where("job_id", "in", jobIds)
             .orderBy("position")
             .execute(),
-    async update(id: string, changes: Partial<JobsTable>): Promise<void> {
+    async update(id: string, changes: JobChanges): Promise<void> {
       await db.updateTable("jobs").set(changes).where("id", "=", id).execute();
     },
     /** Changes a job only while it is in one of the given states; false when it had moved on. */
-    async transition(id: string, from: JobStatus[], changes: Partial<JobsTable>): Promise<boolean> {
+    async transition(id: string, from: JobStatus[], changes: JobChanges): Promise<boolean> {
       const result = await db
         .updateTable("jobs")
         .set(changes)
@@ -84,10 +111,16 @@ export function jobsRepository(db: Db) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /** Removes a job with its parts, their inputs' links and outputs' records. */
     async remove(id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("job_outputs").where("job_id", "=", id).execute();
-        await trx.deleteFrom("job_inputs").where("job_id", "=", id).execute();
+        const parts = (await trx.selectFrom("jobs").select("id").where("parent_id", "=", id).execute()).map(
+          (r) => r.id,
+        );
+        const ids = [...parts, id];
+        await trx.deleteFrom("job_outputs").where("job_id", "in", ids).execute();
+        await trx.deleteFrom("job_inputs").where("job_id", "in", ids).execute();
+        await trx.deleteFrom("jobs").where("parent_id", "=", id).execute();
         await trx.deleteFrom("jobs").where("id", "=", id).execute();
       });
     },
@@ -95,12 +128,7 @@ export function jobsRepository(db: Db) {
      * Records a run's outputs and its final state in one transaction, while this worker still holds the job: a job
      * never shows outputs without having succeeded. False when the claim was lost.
      */
-    async succeed(
-      id: string,
-      workerId: string,
-      outputs: JobOutputRow[],
-      changes: Partial<JobsTable>,
-    ): Promise<boolean> {
+    async succeed(id: string, workerId: string, outputs: JobOutputRow[], changes: JobChanges): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         if (!(await updateIfClaimed(trx, id, workerId, changes))) return false;
         await trx.deleteFrom("job_outputs").where("job_id", "=", id).execute();
@@ -124,8 +152,14 @@ export function jobsRepository(db: Db) {
       const postgres = isPostgres(db as unknown as Kysely<unknown>);
       const claimed = await db
         .updateTable("jobs")
-        .set({ status: "running", worker_id: workerId, lease_expires_at: leaseUntil, started_at: now })
-        .set((eb) => ({ percent: 0, stage: "starting", attempts: eb("attempts", "+", 1) }))
+        .set({ status: "running", worker_id: workerId, lease_expires_at: leaseUntil })
+        // A job over several captures started when its parts did; its own run (combining them) keeps that time.
+        .set((eb) => ({
+          percent: 0,
+          stage: "starting",
+          attempts: eb("attempts", "+", 1),
+          started_at: eb.fn.coalesce("started_at", eb.val(now)),
+        }))
         .where("status", "=", "queued")
         .where("id", "=", (eb) =>
           eb
@@ -142,7 +176,7 @@ export function jobsRepository(db: Db) {
       return claimed?.id;
     },
     /** Changes a running job only while this worker still holds it; false when the claim was lost. */
-    updateClaimed: (id: string, workerId: string, changes: Partial<JobsTable>): Promise<boolean> =>
+    updateClaimed: (id: string, workerId: string, changes: JobChanges): Promise<boolean> =>
       updateIfClaimed(db, id, workerId, changes),
     async renewLeases(workerId: string, ids: string[], leaseUntil: string): Promise<void> {
       if (ids.length === 0) return;
@@ -167,17 +201,19 @@ export function jobsRepository(db: Db) {
       ids.length === 0
         ? Promise.resolve([])
         : db.selectFrom("jobs").select(["id", "status", "percent", "stage"]).where("id", "in", ids).execute(),
+    /** Running jobs held by a worker (a job whose parts are running is held by none: it waits for them). */
     runningClaims: (): Promise<JobClaim[]> =>
       db
         .selectFrom("jobs")
-        .select(["id", "worker_id", "lease_expires_at", "cancel_requested", "attempts"])
+        .select(["id", "worker_id", "lease_expires_at", "cancel_requested", "attempts", "parent_id"])
         .where("status", "=", "running")
+        .where((eb) => eb.or([eb("part_count", "=", 0), eb("worker_id", "is not", null)]))
         .execute(),
     /**
      * Ends a claim unless it changed since it was read (a renewed lease or a new holder means someone else is running
      * the job): a job whose cancel was asked ends cancelled, any other takes `next` (back in the queue, or failed).
      */
-    async release(claim: JobClaim, now: string, next: Partial<JobsTable>): Promise<boolean> {
+    async release(claim: JobClaim, now: string, next: JobChanges): Promise<boolean> {
       const same = db
         .updateTable("jobs")
         .where("id", "=", claim.id)

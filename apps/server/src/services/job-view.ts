@@ -3,10 +3,11 @@
 // wrote it: the worker names no server path, and a message written elsewhere (a failed start, a store error) is
 // cleaned here.
 import type { Capability, FileFormat, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
-import type { FileRow } from "../repositories/files.js";
+import type { NewFile } from "../repositories/files.js";
+import type { JobPartRow } from "../repositories/job-parts.js";
 import type { JobRow, jobsRepository } from "../repositories/jobs.js";
 
-export function fileView(file: FileRow): UploadedFile {
+export function fileView(file: NewFile): UploadedFile {
   return {
     id: file.id,
     name: file.name,
@@ -15,6 +16,7 @@ export function fileView(file: FileRow): UploadedFile {
     format: file.format as FileFormat,
     compression: file.compression === "gzip" ? "gzip" : null,
     createdAt: file.created_at,
+    ...(file.library && file.library_path && { library: { name: file.library, path: file.library_path } }),
   };
 }
 
@@ -23,9 +25,14 @@ export async function jobViews(
   rows: JobRow[],
   viewerId: string | null,
   hide: (text: string) => string,
+  partsOf: (...parentIds: string[]) => Promise<JobPartRow[]>,
 ): Promise<Job[]> {
   const ids = rows.map((r) => r.id);
-  const [inputs, outputs] = await Promise.all([jobs.inputsOf(ids), jobs.outputsOf(ids)]);
+  const [inputs, outputs, parts] = await Promise.all([
+    jobs.inputsOf(ids),
+    jobs.outputsOf(ids),
+    partsOf(...rows.filter((r) => r.part_count > 0).map((r) => r.id)),
+  ]);
   return rows.map((row) => ({
     id: row.id,
     _id: row.id,
@@ -47,5 +54,16 @@ export async function jobViews(
       .filter((o) => o.job_id === row.id)
       .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
     summary: row.summary ? (JSON.parse(hide(row.summary)) as Record<string, unknown>) : null,
+    ...(row.part_count > 0 && {
+      parts: parts
+        .filter((p) => p.parent_id === row.id)
+        .map((p) => ({
+          index: Number(p.part_index),
+          capture: p.capture,
+          status: p.status as JobStatus,
+          progress: { percent: p.percent, stage: hide(p.stage) },
+          error: p.error === null ? null : hide(p.error),
+        })),
+    }),
   }));
 }

@@ -11,22 +11,25 @@ import {
   inputRolesByCapability,
   type Job,
   jobMessages,
+  multiCaptureCapabilities,
   paramsByCapability,
   updateJobRequest,
 } from "@tracemill/contracts";
 import { bundledRulesetsDir, listRulesets, resolveRuleset } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
+import { jobParts } from "../jobs/job-parts.js";
 import type { ProgressHub } from "../jobs/progress-hub.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
-import { type JobOutputRow, type JobRow, jobsRepository } from "../repositories/jobs.js";
+import { type JobOutputRow, type JobRow, jobsRepository, type NewInput, type NewJob } from "../repositories/jobs.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { Storage } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
 import { checkCicCompat, checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
+import { libraryInputs } from "./libraries.js";
 
 const finished = new Set(["succeeded", "failed", "cancelled"]);
 
@@ -41,6 +44,30 @@ function requiredRoles(capability: Capability, params: Record<string, unknown>, 
   return fromMerge ? ["capture"] : ["capture", "attacks"];
 }
 
+/**
+ * The inputs by role as lists, in the order given. Only `capture` may list several files, and only for capabilities
+ * whose parts' outputs combine.
+ */
+function inputLists(
+  capability: Capability,
+  inputs: Partial<Record<InputRole, FileRef | FileRef[]>>,
+): Partial<Record<InputRole, FileRef[]>> {
+  const lists: Partial<Record<InputRole, FileRef[]>> = {};
+  for (const [role, value] of Object.entries(inputs) as [InputRole, FileRef | FileRef[]][]) {
+    const list = Array.isArray(value) ? value : [value];
+    if (list.length > 1 && role !== "capture") {
+      throw new HttpError(400, [`Only the capture input takes several files (${role} has ${list.length})`]);
+    }
+    if (list.length > 1 && !multiCaptureCapabilities.includes(capability)) {
+      throw new HttpError(400, [
+        `A ${capability} job takes one capture; jobs of ${multiCaptureCapabilities.join(", ")} take several`,
+      ]);
+    }
+    lists[role] = list;
+  }
+  return lists;
+}
+
 export interface JobsOptions {
   /** The server's rulesets, offered beside the bundled ones. */
   rulesetsDir: string;
@@ -51,6 +78,8 @@ export interface JobsOptions {
 export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
   const jobs = jobsRepository(db);
   const files = filesRepository(db);
+  const libraries = libraryInputs(db);
+  const parts = jobParts(db, hub);
   const hide = (text: string) => withoutServerPaths(text, [], options.serverDirs);
 
   const canRead = (row: JobRow, user: CurrentUser | null) => row.public === 1 || row.owner_id === user?.id;
@@ -71,7 +100,7 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
   }
 
   async function view(row: JobRow, user: CurrentUser | null): Promise<Job> {
-    const [job] = await jobViews(jobs, [row], user?.id ?? null, hide);
+    const [job] = await jobViews(jobs, [row], user?.id ?? null, hide, parts.list);
     return job;
   }
 
@@ -97,8 +126,13 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
     return id;
   }
 
-  /** Resolves an input to a file of the user's: an upload of theirs, or a copy of a readable job's output. */
+  /**
+   * Resolves an input to a file of the user's: an upload of theirs, a copy of a readable job's output, or a row
+   * standing for a capture library's file.
+   */
   async function resolveInput(ref: FileRef, user: CurrentUser): Promise<{ id: string; copied: boolean }> {
+    // A row made for this request (copied: it goes if the request fails); the library's file itself is never touched.
+    if ("library" in ref) return { id: await libraries.fileForJob(user, ref), copied: true };
     if ("fileId" in ref) {
       const file = await files.byId(ref.fileId);
       if (!file || file.owner_id !== user.id) throw new HttpError(400, [jobMessages.fileNotFound]);
@@ -167,9 +201,13 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       if (request.capability === "sanitize" && !request.inputs.rules) {
         await checkRuleset((params.data as { ruleset: string }).ruleset);
       }
+      const refs = inputLists(request.capability, request.inputs);
+      const captures = refs.capture ?? [];
       const merged =
-        request.capability === "label" && (params.data as { mode?: string }).mode !== "multiclass"
-          ? await mergeProvenance(request.inputs.capture, user)
+        request.capability === "label" &&
+        (params.data as { mode?: string }).mode !== "multiclass" &&
+        captures.length === 1
+          ? await mergeProvenance(captures[0], user)
           : null;
       const required = requiredRoles(request.capability, params.data, merged !== null);
       const allowed = new Set([...required, ...inputRolesByCapability[request.capability].optional]);
@@ -180,22 +218,24 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       }
       if (problems.length > 0) throw new HttpError(400, problems);
 
-      const inputs: { role: InputRole; fileId: string }[] = [];
+      const inputs: (NewInput & { role: InputRole })[] = [];
       const copied: string[] = [];
       try {
-        for (const [role, ref] of Object.entries(request.inputs) as [InputRole, FileRef][]) {
-          const resolved = await resolveInput(ref, user);
-          inputs.push({ role, fileId: resolved.id });
-          if (resolved.copied) copied.push(resolved.id);
-          const file = await files.byId(resolved.id);
-          if (!file || !formatsByRole[role].includes(file.format as never)) {
-            throw new HttpError(400, [
-              `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
-            ]);
-          }
-          // Both given: the provenance labels, so the attack capture must be the one that was merged.
-          if (role === "attacks" && merged && file.sha256 !== merged.attacksSha256) {
-            throw new HttpError(400, [jobMessages.attacksNotMerged]);
+        for (const [role, list] of Object.entries(refs) as [InputRole, FileRef[]][]) {
+          for (const [position, ref] of list.entries()) {
+            const resolved = await resolveInput(ref, user);
+            inputs.push({ role, fileId: resolved.id, position });
+            if (resolved.copied) copied.push(resolved.id);
+            const file = await files.byId(resolved.id);
+            if (!file || !formatsByRole[role].includes(file.format as never)) {
+              throw new HttpError(400, [
+                `${jobMessages.wrongFormat} ${role}: ${file?.name} is ${file?.format}, expected ${formatsByRole[role].join(", ")}`,
+              ]);
+            }
+            // Both given: the provenance labels, so the attack capture must be the one that was merged.
+            if (role === "attacks" && merged && file.sha256 !== merged.attacksSha256) {
+              throw new HttpError(400, [jobMessages.attacksNotMerged]);
+            }
           }
         }
         if (merged) {
@@ -213,39 +253,66 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
         throw error;
       }
       const id = crypto.randomUUID();
-      await jobs.insert(
-        {
-          id,
-          owner_id: user.id,
-          title: request.title,
-          description: request.description,
-          public: request.public ? 1 : 0,
-          capability: request.capability,
-          params: JSON.stringify(params.data),
-          status: "queued",
-          percent: 0,
-          stage: "queued",
-          error: null,
-          summary: null,
-          cancel_requested: 0,
-          attempts: 0,
-          created_at: new Date().toISOString(),
-          started_at: null,
-          finished_at: null,
-        },
-        inputs,
-      );
+      const now = new Date().toISOString();
+      const job = {
+        id,
+        owner_id: user.id,
+        title: request.title,
+        description: request.description,
+        public: request.public ? 1 : 0,
+        capability: request.capability,
+        params: JSON.stringify(params.data),
+        status: "queued",
+        percent: 0,
+        stage: "queued",
+        error: null,
+        summary: null,
+        cancel_requested: 0,
+        attempts: 0,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+      };
+      if (captures.length > 1) {
+        // One part per capture, each queued like any job; the job itself waits for them (jobs/job-parts.ts).
+        const shared = inputs.filter((input) => input.role !== "capture");
+        const partJobs: NewJob[] = inputs
+          .filter((input) => input.role === "capture")
+          .map((capture, index) => ({
+            job: {
+              ...job,
+              id: crypto.randomUUID(),
+              title: `${request.title} (capture ${index + 1} of ${captures.length})`,
+              parent_id: id,
+              part_index: index,
+            },
+            inputs: [{ role: "capture", fileId: capture.fileId }, ...shared],
+          }));
+        await jobs.insert(
+          {
+            ...job,
+            status: "running",
+            stage: `0 of ${captures.length} captures done`,
+            started_at: now,
+            part_count: captures.length,
+          },
+          inputs,
+          partJobs,
+        );
+      } else {
+        await jobs.insert(job, inputs);
+      }
       runner.wake();
       return view((await jobs.byId(id))!, user);
     },
 
     async listMine(user: CurrentUser | null): Promise<Job[]> {
       if (!user) throw signInRequired();
-      return jobViews(jobs, await jobs.listByOwner(user.id), user.id, hide);
+      return jobViews(jobs, await jobs.listByOwner(user.id), user.id, hide, parts.list);
     },
 
     async listPublic(user: CurrentUser | null): Promise<Job[]> {
-      return jobViews(jobs, await jobs.listPublic(), user?.id ?? null, hide);
+      return jobViews(jobs, await jobs.listPublic(), user?.id ?? null, hide, parts.list);
     },
 
     async get(user: CurrentUser | null, id: string): Promise<Job> {
@@ -268,12 +335,17 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
 
     async remove(user: CurrentUser | null, id: string): Promise<void> {
       const row = await owned(id, user);
-      if (row.status === "running") {
-        await jobs.update(row.id, { cancel_requested: 1 });
-        await runner.cancel(row.id);
+      const partIds = (await parts.list(row.id)).map((part) => part.id);
+      if (partIds.length > 0) await parts.cancel(row.id);
+      for (const jobId of [...partIds, row.id]) {
+        const state = jobId === row.id ? row : await jobs.byId(jobId);
+        if (state?.status !== "running") continue;
+        await jobs.update(jobId, { cancel_requested: 1 });
+        await runner.cancel(jobId);
       }
-      const unshared = await files.unsharedInputsOf(row.id);
+      const unshared = await files.unsharedInputsOf([row.id, ...partIds]);
       await jobs.remove(row.id);
+      for (const partId of partIds) store.removeJob(partId);
       await files.remove(unshared);
       store.removeFiles(unshared);
       store.removeJob(row.id);
@@ -290,7 +362,9 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
         finished_at: now,
         cancel_requested: 1,
       });
-      if (!wasQueued) {
+      if (row.part_count > 0) await parts.cancel(row.id);
+      const wasWaiting = !wasQueued && row.part_count > 0 && (await parts.cancelWaiting(row.id));
+      if (!wasQueued && !wasWaiting) {
         await jobs.update(row.id, { cancel_requested: 1 });
         await runner.cancel(row.id);
       }

@@ -3,6 +3,8 @@ import type {
   CreateJobRequest,
   FeatureSetInfo,
   Job,
+  Library,
+  LibraryListing,
   Ruleset,
   SessionUser,
   SigninRequest,
@@ -63,6 +65,13 @@ export const api = {
   cancelJob: (id: string) => call<Job>("POST", `/api/jobs/${encodeURIComponent(id)}/cancel`),
   rulesets: () => call<Ruleset[]>("GET", "/api/rulesets"),
   featureSets: () => call<FeatureSetInfo[]>("GET", "/api/feature-sets"),
+  libraries: () => call<Library[]>("GET", "/api/libraries"),
+  /** One folder of a capture library ("" for its top). */
+  libraryFolder: (name: string, folder: string) =>
+    call<LibraryListing>(
+      "GET",
+      `/api/libraries/${encodeURIComponent(name)}/entries?path=${encodeURIComponent(folder)}`,
+    ),
 
   outputUrl: (id: string, name: string) => `/api/jobs/${encodeURIComponent(id)}/outputs/${encodeURIComponent(name)}`,
   outputsZipUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/outputs.zip`,

@@ -105,7 +105,8 @@ export function RulesetStep({ draft, setParam, setInput }: StepProps) {
 }
 
 /** The capture to label is an aggregation job's output: its provenance labels it, no attack capture needed. */
-export const fromMerge = (draft: Draft) => draft.inputs.capture?.fromCapability === "merge";
+export const fromMerge = (draft: Draft) =>
+  draft.inputs.capture?.fromCapability === "merge" && draft.moreCaptures.length === 0;
 
 export function LabelModeStep({ draft, setParam, setInput }: StepProps) {
   const mode = (draft.params.mode as "binary" | "multiclass") ?? "binary";

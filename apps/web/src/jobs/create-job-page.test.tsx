@@ -106,6 +106,38 @@ describe("job creation", () => {
     });
   });
 
+  it("takes further captures for one job over several, in order, any of them removable", async () => {
+    const calls = server();
+    renderApp("/ui/extract");
+    await userEvent.type(await screen.findByLabelText("Title"), "Week");
+    expect(screen.queryByLabelText(/Another capture.*: choose a file/)).toBeNull();
+    await choose("Capture", "monday.pcap", pcapHeader);
+    await choose("Another capture (optional: one job over several)", "tuesday.pcap", pcapHeader);
+    await choose("Another capture", "wednesday.pcap", pcapHeader);
+    await choose("Another capture", "thursday.pcap", pcapHeader);
+    const further = screen.getByRole("list", { name: "Further captures" });
+    expect(
+      within(further)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent?.split(" (")[0]),
+    ).toEqual(["tuesday.pcap", "wednesday.pcap", "thursday.pcap"]);
+    await userEvent.click(screen.getByRole("button", { name: "Remove wednesday.pcap" }));
+    await userEvent.click(screen.getByRole("button", { name: "Next" }));
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    await waitFor(() => expect(created(calls)).toBeDefined());
+    expect((created(calls) as { inputs: unknown }).inputs).toEqual({
+      capture: [{ fileId: "file-1" }, { fileId: "file-2" }, { fileId: "file-4" }],
+    });
+  });
+
+  it("offers no further captures where a job takes one (sanitization)", async () => {
+    server();
+    renderApp("/ui/clear");
+    await userEvent.type(await screen.findByLabelText("Title"), "One");
+    await choose("Capture to sanitize", "monday.pcap", pcapHeader);
+    expect(screen.queryByText(/Another capture/)).toBeNull();
+  });
+
   it("feature extraction offers Parquet as the output format, each format described, CSV first chosen", async () => {
     const calls = server();
     renderApp("/ui/extract");

@@ -1,7 +1,7 @@
 // A capability's creation screen: multi-step with Next; step 1 asks title, description, public and the file.
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type Capability, type InputRole, jobMessages } from "@tracemill/contracts";
+import { type Capability, type InputRole, jobMessages, multiCaptureCapabilities } from "@tracemill/contracts";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, messagesOf } from "../api/client.js";
@@ -10,6 +10,7 @@ import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { capabilityForms } from "./capability-forms.js";
 import { type Draft, emptyDraft, toRequest, withDerivedParam, withParam } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
+import { MoreCaptures } from "./more-captures.js";
 import { SwitchParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
 
@@ -104,6 +105,12 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
               value={draft.inputs[form.mainRole]}
               onChange={(v) => props.setInput(form.mainRole, v)}
             />
+            {multiCaptureCapabilities.includes(capability) && draft.inputs.capture && (
+              <MoreCaptures
+                value={draft.moreCaptures}
+                onChange={(moreCaptures) => setDraft((d) => ({ ...d, moreCaptures }))}
+              />
+            )}
           </>
         ) : (
           form.steps[step - 1].render(props)

@@ -1,5 +1,12 @@
 // The job being composed on a creation screen, and how it becomes a CreateJobRequest.
-import { type Capability, type CreateJobRequest, type InputRole, paramsByCapability } from "@tracemill/contracts";
+import {
+  type Capability,
+  type CreateJobRequest,
+  type FileRef,
+  type InputRole,
+  multiCaptureCapabilities,
+  paramsByCapability,
+} from "@tracemill/contracts";
 import type { PickedFile } from "./file-picker.js";
 
 export interface Draft {
@@ -7,6 +14,8 @@ export interface Draft {
   description: string;
   public: boolean;
   inputs: Partial<Record<InputRole, PickedFile>>;
+  /** Captures after the first, for a job over several (capabilities that combine their parts only). */
+  moreCaptures: PickedFile[];
   params: Record<string, unknown>;
   /** Parameters the user set by hand: values the wizard derives from other choices leave these alone. */
   edited: string[];
@@ -18,7 +27,15 @@ export function defaultParams(capability: Capability): Record<string, unknown> {
 }
 
 export function emptyDraft(capability: Capability): Draft {
-  return { title: "", description: "", public: false, inputs: {}, params: defaultParams(capability), edited: [] };
+  return {
+    title: "",
+    description: "",
+    public: false,
+    inputs: {},
+    moreCaptures: [],
+    params: defaultParams(capability),
+    edited: [],
+  };
 }
 
 /** The draft with a parameter the user set. */
@@ -46,6 +63,9 @@ export function toRequest(capability: Capability, draft: Draft): CreateJobReques
   for (const role of rolesFor(capability, draft.params)) {
     const picked = draft.inputs[role];
     if (picked) inputs[role] = picked.ref;
+  }
+  if (inputs.capture && draft.moreCaptures.length > 0 && multiCaptureCapabilities.includes(capability)) {
+    inputs.capture = [inputs.capture as FileRef, ...draft.moreCaptures.map((picked) => picked.ref)];
   }
   const params = Object.fromEntries(
     Object.entries(draft.params).filter(([, value]) => value !== undefined && value !== ""),

@@ -1,4 +1,5 @@
-// Picks one job input: a file dropped or chosen (checked, then uploaded with a progress bar) or an earlier job's output.
+// Picks one job input: a file dropped or chosen (checked, then uploaded with a progress bar), an earlier job's output,
+// or, for a capture, a file of one of the server's capture libraries (used in place).
 
 import { useQuery } from "@tanstack/react-query";
 import type { Capability, FileRef } from "@tracemill/contracts";
@@ -6,6 +7,11 @@ import { type DragEvent, useId, useState } from "react";
 import { api, messagesOf } from "../api/client.js";
 import { FileIcon, type FileKind, fileKindOf } from "../icons/file-icons.js";
 import { acceptByKind, checkFile, type InputKind } from "./file-check.js";
+import { formatBytes } from "./format-bytes.js";
+import { LibraryBrowser } from "./library-browser.js";
+import { type SourceTab, SourceTabs, tabPanelProps } from "./source-tabs.js";
+
+export { formatBytes };
 
 const iconByKind: Record<InputKind, FileKind> = {
   capture: "pcap",
@@ -21,6 +27,12 @@ export interface PickedFile {
   /** For an earlier job's output: that job's capability (a merge output carries its provenance). */
   fromCapability?: Capability;
 }
+
+type Source = "upload" | "library";
+const SOURCES: SourceTab<Source>[] = [
+  { value: "upload", label: "Upload or earlier job" },
+  { value: "library", label: "From a library" },
+];
 
 const outputPatterns: Record<InputKind, RegExp> = {
   capture: /\.(pcap|pcapng|cap|dmp|erf)(\.gz)?$/i,
@@ -42,6 +54,16 @@ export function FilePicker(props: {
   const [progress, setProgress] = useState<number>();
   const [dragging, setDragging] = useState(false);
   const jobs = useQuery({ queryKey: ["jobs", "mine"], queryFn: api.myJobs });
+  // Libraries hold captures only; a server without any (or an older one) shows no library tab.
+  const libraries = useQuery({
+    queryKey: ["libraries"],
+    queryFn: api.libraries,
+    retry: false,
+    enabled: kind === "capture",
+  });
+  const hasLibraries = kind === "capture" && (libraries.data?.length ?? 0) > 0;
+  const [source, setSource] = useState<Source>(value && "library" in value.ref ? "library" : "upload");
+  const fromLibrary = hasLibraries && source === "library";
   const outputs = (jobs.data ?? [])
     .filter((job) => job.status === "succeeded")
     .flatMap((job) =>
@@ -79,70 +101,96 @@ export function FilePicker(props: {
         {label}
         {props.required && <span aria-hidden="true"> *</span>}
       </legend>
-      <label
-        htmlFor={`${id}-file`}
-        className={`drop-zone ${dragging ? "dragging" : ""}`}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        <FileIcon kind={iconByKind[kind]} size={28} />
-        <span>Drop a file here, or </span>
-        <span className="button">choose a file</span>
-        <input
-          id={`${id}-file`}
-          className="visually-hidden"
-          type="file"
-          accept={acceptByKind[kind]}
-          aria-label={`${label}: choose a file`}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            if (file) void take(file);
-            e.target.value = "";
-          }}
+      {hasLibraries && (
+        <SourceTabs
+          label={`${label}: source`}
+          idPrefix={id}
+          tabs={SOURCES}
+          value={source}
+          onChange={(next) => setSource(next)}
         />
-      </label>
-      {progress !== undefined && (
-        <div className="upload-progress">
-          <progress max={1} value={progress} aria-label={`Upload of ${label}`} />
-          <span>{Math.round(progress * 100)} %</span>
-        </div>
       )}
-      {outputs.length > 0 && (
-        <div className="field">
-          <label htmlFor={`${id}-output`}>Or use an output of an earlier job</label>
-          <select
-            id={`${id}-output`}
-            value={value && "jobId" in value.ref ? `${value.ref.jobId}/${value.ref.output}` : ""}
-            onChange={(e) => {
-              const picked = outputs.find((o) => o.key === e.target.value);
+      {fromLibrary ? (
+        <div {...tabPanelProps(id, "library", true)}>
+          <LibraryBrowser
+            label={label}
+            libraries={libraries.data ?? []}
+            chosen={value && "library" in value.ref ? value.ref : undefined}
+            onPick={(library, capture) => {
               setError(undefined);
               setProgress(undefined);
-              onChange(
-                picked
-                  ? {
-                      ref: { jobId: picked.job.id, output: picked.output.name },
-                      name: `${picked.job.title} / ${picked.output.name}`,
-                      size: picked.output.size,
-                      fromCapability: picked.job.capability,
-                    }
-                  : undefined,
-              );
+              onChange({ ref: { library, path: capture.path }, name: capture.name, size: capture.size });
             }}
+          />
+        </div>
+      ) : (
+        <div {...tabPanelProps(id, "upload", hasLibraries)}>
+          <label
+            htmlFor={`${id}-file`}
+            className={`drop-zone ${dragging ? "dragging" : ""}`}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
           >
-            <option value="">—</option>
-            {outputs.map((o) => (
-              <option key={o.key} value={o.key}>
-                {o.job.title} / {o.output.name}
-              </option>
-            ))}
-          </select>
+            <FileIcon kind={iconByKind[kind]} size={28} />
+            <span>Drop a file here, or </span>
+            <span className="button">choose a file</span>
+            <input
+              id={`${id}-file`}
+              className="visually-hidden"
+              type="file"
+              accept={acceptByKind[kind]}
+              aria-label={`${label}: choose a file`}
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) void take(file);
+                e.target.value = "";
+              }}
+            />
+          </label>
+          {progress !== undefined && (
+            <div className="upload-progress">
+              <progress max={1} value={progress} aria-label={`Upload of ${label}`} />
+              <span>{Math.round(progress * 100)} %</span>
+            </div>
+          )}
+          {outputs.length > 0 && (
+            <div className="field">
+              <label htmlFor={`${id}-output`}>Or use an output of an earlier job</label>
+              <select
+                id={`${id}-output`}
+                value={value && "jobId" in value.ref ? `${value.ref.jobId}/${value.ref.output}` : ""}
+                onChange={(e) => {
+                  const picked = outputs.find((o) => o.key === e.target.value);
+                  setError(undefined);
+                  setProgress(undefined);
+                  onChange(
+                    picked
+                      ? {
+                          ref: { jobId: picked.job.id, output: picked.output.name },
+                          name: `${picked.job.title} / ${picked.output.name}`,
+                          size: picked.output.size,
+                          fromCapability: picked.job.capability,
+                        }
+                      : undefined,
+                  );
+                }}
+              >
+                <option value="">—</option>
+                {outputs.map((o) => (
+                  <option key={o.key} value={o.key}>
+                    {o.job.title} / {o.output.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {uploading && <p className="hint">Uploading…</p>}
         </div>
       )}
-      {uploading && <p className="hint">Uploading…</p>}
       {value && (
         <p className="picked" data-testid="picked-file">
           <FileIcon kind={fileKindOf("", value.name)} size={18} /> {value.name}
@@ -156,11 +204,4 @@ export function FilePicker(props: {
       )}
     </fieldset>
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }

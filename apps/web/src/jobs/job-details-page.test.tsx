@@ -182,4 +182,40 @@ describe("Job details", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("not a capture");
     expect(screen.queryByRole("img", { name: "Sessions per protocol" })).toBeNull();
   });
+
+  it("lists the captures of a job over several, with each part's state and a failed part's reason", async () => {
+    const part = (
+      index: number,
+      capture: string,
+      status: "succeeded" | "running" | "failed",
+      error: string | null,
+    ) => ({
+      index,
+      capture,
+      status,
+      progress: { percent: status === "running" ? 42.4 : 100, stage: "reading capture" },
+      error,
+    });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs/j3": () => ({
+        body: makeJob({
+          id: "j3",
+          title: "Week",
+          status: "running",
+          parts: [
+            part(0, "monday.pcap", "succeeded", null),
+            part(1, "tuesday.pcap", "running", null),
+            part(2, "wednesday.pcap", "failed", "wednesday.pcap: damaged at byte 24"),
+          ],
+        }),
+      }),
+    });
+    renderApp("/ui/details?id=j3");
+    expect(await screen.findByRole("heading", { level: 2, name: "Captures" })).toBeInTheDocument();
+    expect(screen.getByText(/1 of 3 captures done/)).toBeInTheDocument();
+    expect(screen.getByRole("row", { name: /1 monday\.pcap/ })).toHaveTextContent("Succeeded");
+    expect(screen.getByRole("row", { name: /2 tuesday\.pcap/ })).toHaveTextContent("42 % reading capture");
+    expect(screen.getByRole("row", { name: /3 wednesday\.pcap/ })).toHaveTextContent("damaged at byte 24");
+  });
 });

@@ -10,6 +10,7 @@ import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
+import { JobPartsTable } from "./job-parts-table.js";
 import { isRecordList, SummaryValue } from "./summary-value.js";
 
 /** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
@@ -156,6 +157,7 @@ function Details({ job }: { job: Job }) {
         </>
       )}
       {job.status === "succeeded" && <JobInsights job={job} />}
+      {job.parts && <JobPartsTable parts={job.parts} />}
       <h2>Inputs</h2>
       <table className="wide">
         <thead>
@@ -168,8 +170,9 @@ function Details({ job }: { job: Job }) {
           </tr>
         </thead>
         <tbody>
-          {job.inputs.map((input) => (
-            <tr key={`${input.role}-${input.id}`}>
+          {job.inputs.map((input, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a job may list one file twice among its captures
+            <tr key={`${input.role}-${index}`}>
               <td>{input.role}</td>
               <td>
                 <FileIcon kind={fileKindOf(input.format, input.name)} size={16} /> {input.name}

@@ -11,10 +11,9 @@ import {
   labelSourceSummary,
   type SessionLabeller,
 } from "../labels/index.js";
-import { writeSummary } from "../output/index.js";
+import { writeSummary, ZipWriter } from "../output/index.js";
 import { cicCompatRefused, runSessionPass, type SessionPassOptions } from "../pass/index.js";
 import { ImageSheets } from "./image-sheets.js";
-import { ZipWriter } from "./zip-writer.js";
 
 export const IMAGES_ZIP_FILE = "images.zip";
 export const IMAGES_CSV_ENTRY = "features.csv";

@@ -7,8 +7,8 @@ import path from "node:path";
 import { createDecodedPacket, IMAGE_ROW_BYTES, ImageRows } from "@tracemill/core";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ZipWriter } from "../output/index.js";
 import { ImageSheets } from "./image-sheets.js";
-import type { ZipWriter } from "./zip-writer.js";
 
 let dir = "";
 afterEach(() => {

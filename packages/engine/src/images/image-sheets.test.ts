@@ -7,9 +7,9 @@ import zlib from "node:zlib";
 import { createDecodedPacket, IMAGE_ROW_BYTES, ImageRows } from "@tracemill/core";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ZipWriter } from "../output/index.js";
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
 import { ImageSheets } from "./image-sheets.js";
-import type { ZipWriter } from "./zip-writer.js";
 
 let dir = "";
 afterEach(() => {

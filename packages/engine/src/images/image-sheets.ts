@@ -13,8 +13,8 @@ import {
   imageManifestLine,
   TracemillError,
 } from "@tracemill/core";
+import type { ZipWriter } from "../output/index.js";
 import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
-import type { ZipWriter } from "./zip-writer.js";
 
 /** PNGs waiting for their turn are copied into blocks of this size. */
 const HELD_BLOCK_BYTES = 1 << 20;

@@ -12,3 +12,4 @@ export {
   SUMMARY_METADATA_KEY,
 } from "./parquet-file.js";
 export { SUMMARY_FILE, writeSummary } from "./summary-file.js";
+export { ZipWriter } from "./zip-writer.js";

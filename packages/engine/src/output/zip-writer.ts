@@ -3,7 +3,7 @@
 // for its local header; the other entries go to a scratch tail file meanwhile, appended after it at the end. Entries
 // are stored (method 0): the PNGs are deflated already. The zip is renamed into place only when complete.
 import fs from "node:fs";
-import { OutputFile } from "../output/output-file.js";
+import { OutputFile } from "./output-file.js";
 
 /** A fixed entry time (2000-01-01 00:00, MS-DOS format) makes the same input give a byte-identical zip. */
 const DOS_DATE = ((2000 - 1980) << 9) | (1 << 5) | 1;

@@ -9,7 +9,7 @@ import zlib from "node:zlib";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { readZipEntries as readZip } from "../../../../test/helpers/read-zip.js";
-import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "./grayscale-png.js";
+import { GrayscalePngEncoder, scanlineOffset, scanlinesLength } from "../images/grayscale-png.js";
 import { ZipWriter } from "./zip-writer.js";
 
 let dir = "";

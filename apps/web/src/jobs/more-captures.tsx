@@ -1,0 +1,51 @@
+// Further captures for a job over several (extract, label, ipt, images): each runs as a part of its own and the job
+// ends with one output whose rows follow the captures' order (docs/api.md, "Jobs over several captures").
+import { MAX_CAPTURES } from "@tracemill/contracts";
+import { useState } from "react";
+import { FilePicker, formatBytes, type PickedFile } from "./file-picker.js";
+
+export function MoreCaptures(props: { value: readonly PickedFile[]; onChange(value: PickedFile[]): void }) {
+  const { value, onChange } = props;
+  // A fresh picker after each pick: its key changes, so it starts empty again.
+  const [round, setRound] = useState(0);
+  return (
+    <div className="more-captures">
+      {value.length > 0 && (
+        <ol start={2} aria-label="Further captures">
+          {value.map((picked, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same file may be listed twice, and order is the key
+            <li key={index}>
+              {picked.name}
+              {picked.size !== undefined && ` (${formatBytes(picked.size)})`}{" "}
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Remove ${picked.name}`}
+                onClick={() => onChange(value.filter((_, i) => i !== index))}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {value.length + 1 < MAX_CAPTURES && (
+        <FilePicker
+          key={round}
+          label={value.length === 0 ? "Another capture (optional: one job over several)" : "Another capture"}
+          kind="capture"
+          value={undefined}
+          onChange={(picked) => {
+            if (!picked) return;
+            onChange([...value, picked]);
+            setRound(round + 1);
+          }}
+        />
+      )}
+      <small className="hint">
+        Each capture runs as a part of its own, on whichever worker is free; the job's output has their rows one capture
+        after the other, and each capture's own files beside it.
+      </small>
+    </div>
+  );
+}
