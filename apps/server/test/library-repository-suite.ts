@@ -6,8 +6,8 @@ import { filesRepository } from "../src/repositories/files.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
 import { librariesRepository } from "../src/repositories/libraries.js";
 import { usersRepository } from "../src/repositories/users.js";
+import { at, job } from "./repository-suite.js";
 
-const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 /** A modification time with a fraction of a millisecond, as stat gives it: it must come back exactly. */
 const MTIME = 1_700_000_000_123.4568;
 const BIG = 50_000_000_000;
@@ -126,31 +126,10 @@ export function libraryRepositorySuite(name: string, newTarget: () => Promise<st
       expect(await files.byId("f-lib")).toMatchObject({ library: "lab", library_path: "day1/big.pcap" });
       expect(await files.byId("f-up")).toMatchObject({ library: null, library_path: null });
       const jobs = jobsRepository(db);
-      await jobs.insert(
-        {
-          id: "j1",
-          owner_id: "u1",
-          title: "j1",
-          description: "",
-          public: 0,
-          capability: "merge",
-          params: "{}",
-          status: "queued",
-          percent: 0,
-          stage: "queued",
-          error: null,
-          summary: null,
-          cancel_requested: 0,
-          attempts: 0,
-          created_at: at(2),
-          started_at: null,
-          finished_at: null,
-        },
-        [
-          { role: "background", fileId: "f-lib" },
-          { role: "attacks", fileId: "f-up" },
-        ],
-      );
+      await jobs.insert(job("j1", "u1", 2, { capability: "merge" }), [
+        { role: "background", fileId: "f-lib" },
+        { role: "attacks", fileId: "f-up" },
+      ]);
       const inputs = await jobs.inputsOf(["j1"]);
       expect(inputs.find((i) => i.role === "background")).toMatchObject({
         library: "lab",

@@ -7,9 +7,9 @@ import { jobPartsRepository } from "../src/repositories/job-parts.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
 import { sessionsRepository, usersRepository } from "../src/repositories/users.js";
 
-const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+export const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
-const user = (id: string, email: string) => ({
+export const user = (id: string, email: string) => ({
   id,
   user_name: id,
   email,
@@ -18,7 +18,7 @@ const user = (id: string, email: string) => ({
   created_at: at(0),
 });
 
-const file = (id: string, owner: string) => ({
+export const file = (id: string, owner: string) => ({
   id,
   owner_id: owner,
   name: `${id}.pcap`,
@@ -29,7 +29,8 @@ const file = (id: string, owner: string) => ({
   created_at: at(0),
 });
 
-const job = (id: string, owner: string, minute: number, extra: Record<string, unknown> = {}) => ({
+/** A job row as the service writes it, queued at the given minute; `extra` overrides any column. */
+export const job = (id: string, owner: string, minute: number, extra: Record<string, unknown> = {}) => ({
   id,
   owner_id: owner,
   title: id,
