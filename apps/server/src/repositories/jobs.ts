@@ -167,6 +167,8 @@ export function jobsRepository(db: Db) {
             .select("next.id")
             .where("next.status", "=", "queued")
             .orderBy("next.created_at")
+            // A job's parts were created together: they start in the order of its captures.
+            .orderBy("next.part_index")
             .orderBy("next.id")
             .limit(1)
             .$if(postgres, (pick) => pick.forUpdate().skipLocked()),
