@@ -96,7 +96,6 @@ describe("App shell", () => {
 describe("guard", () => {
   it.each([
     "/ui/dataSets",
-    "/ui/public/dataSets",
     "/ui/extract",
     "/ui/extract/labeling",
     "/ui/extract/ipts",
@@ -104,7 +103,6 @@ describe("guard", () => {
     "/ui/clear",
     "/ui/merge",
     "/ui/update?id=1",
-    "/ui/details?id=1",
     "/ui/profile",
     "/ui/resources/feature/set",
     "/ui/resources/file/formats",

@@ -46,7 +46,7 @@ export function App() {
                 <Route path="/ui/login" element={<LoginPage />} />
                 <Route path="/ui/register" element={<RegisterPage />} />
                 <Route path="/ui/dataSets" element={guarded(<MyJobsPage />)} />
-                <Route path="/ui/public/dataSets" element={guarded(<SharedJobsPage />)} />
+                <Route path="/ui/public/dataSets" element={<SharedJobsPage />} />
                 {(Object.entries(capabilityRoutes) as [Capability, string][]).map(([capability, path]) => (
                   <Route
                     key={capability}
@@ -55,7 +55,7 @@ export function App() {
                   />
                 ))}
                 <Route path="/ui/update" element={guarded(<UpdateJobPage />)} />
-                <Route path="/ui/details" element={guarded(<JobDetailsPage />)} />
+                <Route path="/ui/details" element={<JobDetailsPage />} />
                 <Route path="/ui/profile" element={guarded(<ProfilePage />)} />
                 <Route path="/ui/resources/feature/set" element={guarded(<FeatureSetPage />)} />
                 <Route path="/ui/resources/file/formats" element={guarded(<FileFormatsPage />)} />

@@ -69,6 +69,7 @@ export function makeJob(overrides: Partial<Job>): Job {
     inputs: [],
     outputs: [],
     summary: null,
+    warnings: [],
     ...overrides,
   };
 }

@@ -205,6 +205,10 @@ export const jobPart = z.object({
 });
 export type JobPart = z.infer<typeof jobPart>;
 
+/** What is suspect about a finished job's result (computed from its summary by the engine's resultWarnings). */
+export const resultWarning = z.object({ code: z.string(), message: z.string() });
+export type ResultWarning = z.infer<typeof resultWarning>;
+
 export const job = z.object({
   id: z.string(),
   /** The original product identified datasets by _id; kept for its clients. */
@@ -225,6 +229,11 @@ export const job = z.object({
   inputs: z.array(jobInput),
   outputs: z.array(jobOutput),
   summary: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * A succeeded job whose result is suspect (damaged input, nothing matched, one class, …) says what and why; empty
+   * otherwise. Codes: docs/formats.md, "Result warnings".
+   */
+  warnings: z.array(resultWarning),
   /** A job over several captures: its parts, one per capture, in the order the captures were given. */
   parts: z.array(jobPart).optional(),
 });

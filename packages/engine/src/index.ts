@@ -21,6 +21,7 @@ export * from "./merge/index.js";
 export * from "./output/index.js";
 export * from "./pass/index.js";
 export * from "./provenance/index.js";
+export * from "./result-warnings/index.js";
 export * from "./sanitize/index.js";
 export * from "./suricata/index.js";
 export { TRACEMILL_VERSION } from "./version.js";

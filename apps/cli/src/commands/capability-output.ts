@@ -5,6 +5,7 @@ import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { MAX_ACTIVE_TIMEOUT_SEC, MAX_IDLE_TIMEOUT_SEC } from "@tracemill/core/flow";
 import type { CapabilityResult, RunOptions } from "@tracemill/engine";
+import { resultWarnings, withResultWarnings } from "@tracemill/engine/result-warnings";
 import { type Command, InvalidArgumentError } from "commander";
 import { interruptSignal } from "../interrupt.js";
 
@@ -69,6 +70,21 @@ function printInputWarnings(capture: string, summary: Record<string, unknown>): 
       process.stderr.write(`tracemill: warning: ${input.name ?? capture}: ${w.message}${more}\n`);
     }
   }
+}
+
+/**
+ * Prints what is suspect about the result (0 alerts matched, a single class, …: engine/result-warnings), one line each
+ * after the command's summary line, and lists it in the summary file when one was written, as a server job's does.
+ * A damaged input is not repeated here: reportDamage's error says it.
+ */
+export async function reportResultWarnings(summary: Record<string, unknown>, summaryFile?: string): Promise<void> {
+  const warnings = resultWarnings(summary);
+  for (const warning of warnings) {
+    if (warning.code !== "input-damaged") process.stderr.write(`tracemill: warning: ${warning.message}\n`);
+  }
+  if (warnings.length === 0 || summaryFile === undefined || !fs.existsSync(summaryFile)) return;
+  const written = withResultWarnings(JSON.parse(await fs.promises.readFile(summaryFile, "utf8")));
+  await fs.promises.writeFile(summaryFile, `${JSON.stringify(written, null, 2)}\n`);
 }
 
 /** Prints the labels' warnings (alert file entries skipped and counted), one line each. */

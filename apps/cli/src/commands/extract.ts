@@ -18,6 +18,7 @@ import {
   outputFileOption,
   refuseOverwriting,
   reportDamage,
+  reportResultWarnings,
   type SessionCommandOptions,
   sessionOptions,
   withExtension,
@@ -71,6 +72,7 @@ export function extractCommand(): Command {
       bar?.stop();
       if (toStdout) await pipeline(fs.createReadStream(csvPath), process.stdout, { end: false });
       if (bar) process.stderr.write(describe(summary, toStdout ? undefined : csvPath));
+      await reportResultWarnings({ ...summary }, toStdout && !options.summary ? undefined : path.resolve(summaryPath));
       const { csv, parquet } = summary as { csv?: { rows: number }; parquet?: { rows: number } };
       reportDamage(
         damagedCapture(captures, { ...summary }),

@@ -12,6 +12,7 @@ import {
   printLabelWarnings,
   refuseOverwriting,
   reportDamage,
+  reportResultWarnings,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -73,6 +74,7 @@ export function imagesCommand(): Command {
       `${counted(images.rows, "session")} in ${counted(images.images, "image")}: ${options.output}\n`,
     );
     printLabelWarnings(result.summary);
+    await reportResultWarnings(result.summary, options.summary);
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,

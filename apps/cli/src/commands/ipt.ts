@@ -10,6 +10,7 @@ import {
   outputFileOption,
   refuseOverwriting,
   reportDamage,
+  reportResultWarnings,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -42,6 +43,7 @@ export function iptCommand(): Command {
     );
     const ipt = result.summary.ipt as { lines: number; gaps: number };
     process.stderr.write(`${counted(ipt.lines, "session")}, ${counted(ipt.gaps, "gap")}: ${options.output}, ${csv}\n`);
+    await reportResultWarnings(result.summary, options.summary);
     reportDamage(
       damagedCapture(captures, result.summary),
       result.summary,

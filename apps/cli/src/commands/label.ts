@@ -13,6 +13,7 @@ import {
   printLabelWarnings,
   refuseOverwriting,
   reportDamage,
+  reportResultWarnings,
   runIntoFiles,
   type SessionCommandOptions,
   sessionOptions,
@@ -95,6 +96,7 @@ export function labelCommand(): Command {
     );
     process.stderr.write(describe(result.summary.labels as LabelSummary, output));
     printLabelWarnings(result.summary);
+    await reportResultWarnings(result.summary, options.summary);
     const { csv, parquet } = result.summary as { csv?: { rows: number }; parquet?: { rows: number } };
     reportDamage(
       damagedCapture(captures, result.summary),

@@ -1,8 +1,9 @@
 // tracemill merge: injects an attack capture into a background capture (see docs/formats.md, "Aggregation and provenance").
 import path from "node:path";
+import { withResultWarnings } from "@tracemill/engine/result-warnings";
 import { Command } from "commander";
 import { interruptSignal } from "../interrupt.js";
-import { outputFileOption } from "./capability-output.js";
+import { outputFileOption, reportResultWarnings } from "./capability-output.js";
 
 interface MergeCommandOptions {
   output?: string;
@@ -51,8 +52,15 @@ export function mergeCommand(): Command {
         checksums: options.recomputeChecksums ? "recompute" : "adjust",
         signal: interruptSignal(),
       });
+      const summaryFile = result.outputs.find((o) => o.kind === "summary-json")?.name;
+      const report = () =>
+        reportResultWarnings(
+          result.summary,
+          summaryFile && path.join(output ? path.dirname(output) : process.cwd(), summaryFile),
+        );
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(withResultWarnings(result.summary), null, 2)}\n`);
+        await report();
         return;
       }
       const s = result.summary as {
@@ -69,6 +77,7 @@ export function mergeCommand(): Command {
           `out-of-order packets (put back in timestamp order): ${s.outOfOrder.background} background, ${s.outOfOrder.attacks} attacks\n` +
           `provenance: ${s.provenance}\n`,
       );
+      await report();
     });
 }
 

@@ -4,7 +4,13 @@ import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
 import { Command } from "commander";
 import { interruptSignal } from "../interrupt.js";
-import { captureArgument, counted, refuseOverwriting, reportDamage } from "./capability-output.js";
+import {
+  captureArgument,
+  counted,
+  refuseOverwriting,
+  reportDamage,
+  reportResultWarnings,
+} from "./capability-output.js";
 
 interface SanitizeCommandOptions {
   rules: string[];
@@ -48,6 +54,7 @@ export function sanitizeCommand(): Command {
       const { sanitize } = await import("@tracemill/engine/sanitize");
       fs.mkdirSync(options.out, { recursive: true });
       const ruleset = options.ruleset ? await rulesetDir(options.ruleset) : undefined;
+      const bar = process.stderr.isTTY ? await progressBar() : undefined;
       const result = await sanitize(
         capture,
         {
@@ -60,8 +67,13 @@ export function sanitizeCommand(): Command {
           timeoutMs: options.timeout === undefined ? undefined : (number(options.timeout, "--timeout") ?? 0) * 1000,
           runmode: options.runmode,
         },
-        { outDir: options.out, signal: interruptSignal() },
-      );
+        {
+          outDir: options.out,
+          signal: interruptSignal(),
+          // Suricata's stage and how much of the capture it has read (docs/formats.md, "Progress").
+          onProgress: bar && (({ percent, stage }) => bar.update(percent, { stage })),
+        },
+      ).finally(() => bar?.stop());
       const s = result.summary as {
         alerts: { total: number };
         packets: { input: number; clean: number; attacks: number };
@@ -72,6 +84,7 @@ export function sanitizeCommand(): Command {
         `${counted(s.alerts.total, "alert")}; clean: ${counted(s.packets.clean, "packet")}, ${counted(s.sessions.clean, "session")}; attacks: ${counted(s.packets.attacks, "packet")}, ${counted(s.sessions.attacks, "session")}${s.verified ? "" : " (clean capture not verified: see summary.json)"}\n` +
           `${result.outputs.map((o) => path.join(options.out, o.name)).join(", ")}\n`,
       );
+      await reportResultWarnings(result.summary, path.join(options.out, "summary.json"));
       reportDamage(capture, result.summary, `the outputs hold the ${counted(s.packets.input, "packet")} before it`);
     });
 }
@@ -92,4 +105,16 @@ async function rulesetDir(value: string): Promise<string> {
   if (fs.existsSync(value)) return value;
   const { resolveRuleset } = await import("@tracemill/engine/suricata");
   return (await resolveRuleset(value)).dir;
+}
+
+/** The bar's module is loaded only here: every command's start-up would otherwise pay for it. */
+async function progressBar(): Promise<import("cli-progress").SingleBar> {
+  const { SingleBar } = await import("cli-progress");
+  const bar = new SingleBar({
+    format: "sanitizing [{bar}] {percentage}% | {stage}",
+    stream: process.stderr,
+    hideCursor: true,
+  });
+  bar.start(100, 0, { stage: "starting" });
+  return bar;
 }

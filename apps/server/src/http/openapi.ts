@@ -75,6 +75,13 @@ const operations: Record<string, Record<string, Operation>> = {
     delete: { summary: "Delete a job and its files (a running job is cancelled first)", status: 204 },
   },
   "/api/jobs/{id}/cancel": { post: { summary: "Cancel a queued or running job", response: job } },
+  "/api/jobs/{id}/retry": {
+    post: {
+      summary: "Queue a failed or cancelled job again as a new job (same capability, parameters, inputs)",
+      response: job,
+      status: 201,
+    },
+  },
   "/api/jobs/{id}/events": {
     get: { summary: "Server-sent events: the job now and at each change", response: "event-stream" },
   },

@@ -1,6 +1,6 @@
 // The one place that maps each capability to the engine function that runs it (used by the worker process).
 import { type Capability, type InputRole, paramsByCapability } from "@tracemill/contracts";
-import type { CapabilityResult, RunOptions } from "@tracemill/engine";
+import type { CapabilityResult, DaemonSource, RunOptions } from "@tracemill/engine";
 
 /** The engine is loaded by the worker only when a capability of it runs (a worker runs one job, then exits). */
 let loaded: Promise<typeof import("@tracemill/engine")> | null = null;
@@ -22,6 +22,8 @@ export interface CapabilityRun {
   params: Record<string, unknown>;
   /** The server's rulesets directory (searched after the bundled rulesets). */
   rulesetsDir: string;
+  /** Loaded Suricatas the pool lends (sanitize scans with them instead of starting its own). */
+  daemons?: DaemonSource;
 }
 
 export type CapabilityRunner = (run: CapabilityRun, options: RunOptions) => Promise<CapabilityResult>;
@@ -81,6 +83,8 @@ const wired: Record<Capability, CapabilityRunner> = {
         ...(rules ? { ruleFiles: [rules] } : { ruleset: resolved?.dir }),
         ...(run.inputs.classification && { classificationFile: run.inputs.classification }),
         minSeverity,
+        // A ruleset uploaded with the job is used once: its own Suricata process, not a daemon kept loaded.
+        ...(!rules && { daemons: run.daemons }),
       },
       options,
     );

@@ -6,12 +6,13 @@ import { type ChildProcess, fork } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Capability, InputRole } from "@tracemill/contracts";
-import { PASS_PROCESS_FLAGS } from "@tracemill/engine";
+import { PASS_PROCESS_FLAGS, SuricataDaemons } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { listenToQueue, type QueueSignals } from "../db/queue-signals.js";
 import { libraryInput } from "../libraries/library-input.js";
 import { jobsRepository } from "../repositories/jobs.js";
 import type { Storage } from "../storage/storage.js";
+import { isDaemonRequest, lendDaemons } from "./daemon-lending.js";
 import { jobParts } from "./job-parts.js";
 import { afterLostRun, handedBack } from "./lost-runs.js";
 import type { ProgressHub } from "./progress-hub.js";
@@ -77,6 +78,8 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
 
   const outcomes = runOutcomes(jobs, store, hub, workerId);
   const parts = jobParts(db, hub);
+  /** Suricata kept loaded per ruleset for this pool's sanitize jobs (stopped when idle and with the pool). */
+  const daemons = new SuricataDaemons();
 
   /** The outputs of a job's parts, for its own run to combine (their parts all succeeded). */
   async function partOutputs(jobId: string): Promise<CombinedPart[]> {
@@ -120,9 +123,12 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
     let outcome: FromWorker | null = null;
     let lastWrite = Promise.resolve();
     const entry: Running = { child, cancelled: false, lost: false, finished: Promise.resolve() };
+    const lend = lendDaemons(child, daemons);
     entry.finished = new Promise<void>((resolve) => {
       child.on("message", (message: FromWorker) => {
-        if (message.type === "progress") {
+        if (isDaemonRequest(message)) {
+          lend(message);
+        } else if (message.type === "progress") {
           const percent = Math.max(0, Math.min(100, message.percent));
           lastWrite = lastWrite
             .then(() => jobs.updateClaimed(jobId, workerId, { percent, stage: message.stage }))
@@ -174,6 +180,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
       workDir: run.workDir,
       testEngineModule: options.testEngineModule,
       rulesetsDir: options.rulesetsDir,
+      suricataDaemons: true,
       ...(job.part_count > 0 && { parts: await partOutputs(jobId) }),
     };
     child.send(message);
@@ -320,6 +327,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
       const all = [...running.entries()];
       for (const [, entry] of all) entry.child.kill("SIGKILL");
       await Promise.all(all.map(([, entry]) => entry.finished));
+      await daemons.stop();
       // Handed back uncounted: a restart in good order is not the job's fault. A write that fails here leaves the
       // jobs to the next pool, which finds this process gone.
       try {

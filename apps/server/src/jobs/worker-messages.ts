@@ -1,6 +1,7 @@
 // Messages between the server and a worker process (over the IPC channel of child_process.fork).
 import type { Capability, InputRole } from "@tracemill/contracts";
 import type { OutputFile } from "@tracemill/engine";
+import type { DaemonReply, DaemonRequest } from "./daemon-lending.js";
 
 export interface RunMessage {
   type: "run";
@@ -17,6 +18,8 @@ export interface RunMessage {
   workDir: string;
   testEngineModule: string | null;
   rulesetsDir: string;
+  /** The pool lends loaded Suricatas (daemon-lending.ts): a sanitize job borrows one rather than start its own. */
+  suricataDaemons?: boolean;
   /** A job over several captures, its parts all done: this run combines their outputs instead (engine/combine). */
   parts?: CombinedPart[];
 }
@@ -28,9 +31,10 @@ export interface CombinedPart {
   summary: Record<string, unknown>;
 }
 
-export type ToWorker = RunMessage | { type: "cancel" };
+export type ToWorker = RunMessage | { type: "cancel" } | DaemonReply;
 
 export type FromWorker =
   | { type: "progress"; percent: number; stage: string }
   | { type: "done"; outputs: (OutputFile & { sha256: string })[]; summary: Record<string, unknown> }
-  | { type: "failed"; message: string; code: string };
+  | { type: "failed"; message: string; code: string }
+  | DaemonRequest;

@@ -2,14 +2,18 @@
 // A crash here ends only this process; the server marks the job failed.
 import fs from "node:fs";
 import path from "node:path";
+import { withResultWarnings } from "@tracemill/engine/result-warnings";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
 import { sha256OfFile } from "../storage/file-digest.js";
 import { capabilityRunner, engineWorkersRetired } from "./capabilities.js";
+import { borrowedDaemons } from "./daemon-lending.js";
 import { uploadedName } from "./uploaded-name.js";
 import { serverDirs, withoutServerPaths } from "./user-paths.js";
 import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
 
 const controller = new AbortController();
+/** Loaded Suricatas borrowed from the pool, when it lends them (RunMessage.suricataDaemons). */
+const daemons = borrowedDaemons();
 
 function send(message: FromWorker): Promise<void> {
   return new Promise((resolve) => process.send?.(message, undefined, {}, () => resolve()));
@@ -103,19 +107,34 @@ async function run(message: RunMessage): Promise<void> {
           input?.sha256 && input.compression !== "gzip" ? [[role, input.sha256]] : [],
         ),
       );
-      result = await runner({ inputs, hashes, params: message.params, rulesetsDir: message.rulesetsDir }, options);
+      result = await runner(
+        {
+          inputs,
+          hashes,
+          params: message.params,
+          rulesetsDir: message.rulesetsDir,
+          ...(message.suricataDaemons && { daemons }),
+        },
+        options,
+      );
     }
-    // The summary file says what the job's summary says (the engine wrote it naming the paths it was given).
-    const summaryFile = path.join(message.outDir, "summary.json");
-    if (result.outputs.some((output) => output.name === "summary.json")) {
-      fs.writeFileSync(summaryFile, hidePaths(fs.readFileSync(summaryFile, "utf8")));
+    // The summary file says what the job's summary says (the engine wrote it naming the paths it was given), with
+    // what is suspect about the result listed as the CLI lists it.
+    for (const output of result.outputs.filter((o) => o.kind === "summary-json" && !known.has(o.name))) {
+      const summaryFile = path.join(message.outDir, output.name);
+      const written = withResultWarnings(JSON.parse(hidePaths(fs.readFileSync(summaryFile, "utf8"))));
+      fs.writeFileSync(summaryFile, `${JSON.stringify(written, null, 2)}\n`);
     }
     const outputs = [];
     for (const output of result.outputs) {
       const sha256 = known.get(output.name) ?? (await sha256OfFile(path.join(message.outDir, output.name)));
       outputs.push({ ...output, sha256 });
     }
-    await send({ type: "done", outputs, summary: JSON.parse(hidePaths(JSON.stringify(result.summary))) });
+    await send({
+      type: "done",
+      outputs,
+      summary: withResultWarnings(JSON.parse(hidePaths(JSON.stringify(result.summary)))),
+    });
   } catch (error) {
     const failure = describe(error);
     await send({ type: "failed", ...failure, message: hidePaths(failure.message) });
@@ -135,6 +154,7 @@ function exitWhenRetired(code: number): void {
 
 process.on("message", (message: ToWorker) => {
   if (message.type === "cancel") controller.abort();
+  if (message.type.startsWith("suricata-")) daemons.onReply(message as Parameters<typeof daemons.onReply>[0]);
   if (message.type === "run") {
     running = true;
     run(message).then(

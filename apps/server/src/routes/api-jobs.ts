@@ -56,6 +56,9 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post("/api/jobs/:id/cancel", async (request: WithId) =>
     ctx.jobs.cancel(await userOf(request), request.params.id),
   );
+  app.post("/api/jobs/:id/retry", async (request: WithId, reply) =>
+    reply.code(201).send(await ctx.jobs.retry(await userOf(request), request.params.id)),
+  );
 
   app.get("/api/jobs/:id/events", async (request: WithId, reply) => {
     const user = await userOf(request);

@@ -3,6 +3,7 @@
 // wrote it: the worker names no server path, and a message written elsewhere (a failed start, a store error) is
 // cleaned here.
 import type { Capability, FileFormat, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
+import { resultWarnings } from "@tracemill/engine/result-warnings";
 import type { NewFile } from "../repositories/files.js";
 import type { JobPartRow } from "../repositories/job-parts.js";
 import type { JobRow, jobsRepository } from "../repositories/jobs.js";
@@ -33,37 +34,44 @@ export async function jobViews(
     jobs.outputsOf(ids),
     partsOf(...rows.filter((r) => r.part_count > 0).map((r) => r.id)),
   ]);
-  return rows.map((row) => ({
-    id: row.id,
-    _id: row.id,
-    title: row.title,
-    description: row.description,
-    public: row.public === 1,
-    capability: row.capability as Capability,
-    params: JSON.parse(row.params) as Record<string, unknown>,
-    status: row.status as JobStatus,
-    progress: { percent: row.percent, stage: hide(row.stage) },
-    error: row.error === null ? null : hide(row.error),
-    owner: { userName: row.owner_name },
-    isOwner: viewerId === row.owner_id,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    inputs: inputs.filter((i) => i.job_id === row.id).map((i) => ({ ...fileView(i), role: i.role as InputRole })),
-    outputs: outputs
-      .filter((o) => o.job_id === row.id)
-      .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
-    summary: row.summary ? (JSON.parse(hide(row.summary)) as Record<string, unknown>) : null,
-    ...(row.part_count > 0 && {
-      parts: parts
-        .filter((p) => p.parent_id === row.id)
-        .map((p) => ({
-          index: Number(p.part_index),
-          capture: p.capture,
-          status: p.status as JobStatus,
-          progress: { percent: p.percent, stage: hide(p.stage) },
-          error: p.error === null ? null : hide(p.error),
-        })),
-    }),
-  }));
+  return rows.map((row) => viewOf(row));
+
+  function viewOf(row: JobRow): Job {
+    const summary = row.summary ? (JSON.parse(hide(row.summary)) as Record<string, unknown>) : null;
+    return {
+      id: row.id,
+      _id: row.id,
+      title: row.title,
+      description: row.description,
+      public: row.public === 1,
+      capability: row.capability as Capability,
+      params: JSON.parse(row.params) as Record<string, unknown>,
+      status: row.status as JobStatus,
+      progress: { percent: row.percent, stage: hide(row.stage) },
+      error: row.error === null ? null : hide(row.error),
+      owner: { userName: row.owner_name },
+      isOwner: viewerId === row.owner_id,
+      createdAt: row.created_at,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      inputs: inputs.filter((i) => i.job_id === row.id).map((i) => ({ ...fileView(i), role: i.role as InputRole })),
+      outputs: outputs
+        .filter((o) => o.job_id === row.id)
+        .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
+      summary,
+      // Read from the summary on every view, so that jobs finished before a warning existed show it too.
+      warnings: row.status === "succeeded" && summary ? resultWarnings(summary) : [],
+      ...(row.part_count > 0 && {
+        parts: parts
+          .filter((p) => p.parent_id === row.id)
+          .map((p) => ({
+            index: Number(p.part_index),
+            capture: p.capture,
+            status: p.status as JobStatus,
+            progress: { percent: p.percent, stage: hide(p.stage) },
+            error: p.error === null ? null : hide(p.error),
+          })),
+      }),
+    };
+  }
 }

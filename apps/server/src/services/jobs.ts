@@ -180,6 +180,67 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
     }
   }
 
+  /**
+   * Queues a new job of the user's over stored files of theirs (by role, in order); several captures make one part
+   * each, queued like any job, and the job itself waits for them (jobs/job-parts.ts).
+   */
+  async function queue(
+    user: CurrentUser,
+    request: { title: string; description: string; public: boolean; capability: Capability; params: unknown },
+    inputs: (NewInput & { role: InputRole })[],
+  ): Promise<Job> {
+    const captures = inputs.filter((input) => input.role === "capture");
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    const job = {
+      id,
+      owner_id: user.id,
+      title: request.title,
+      description: request.description,
+      public: request.public ? 1 : 0,
+      capability: request.capability,
+      params: JSON.stringify(request.params),
+      status: "queued",
+      percent: 0,
+      stage: "queued",
+      error: null,
+      summary: null,
+      cancel_requested: 0,
+      attempts: 0,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+    };
+    if (captures.length > 1) {
+      const shared = inputs.filter((input) => input.role !== "capture");
+      const partJobs: NewJob[] = captures.map((capture, index) => ({
+        job: {
+          ...job,
+          id: crypto.randomUUID(),
+          title: `${request.title} (capture ${index + 1} of ${captures.length})`,
+          parent_id: id,
+          part_index: index,
+        },
+        inputs: [{ role: "capture", fileId: capture.fileId }, ...shared],
+      }));
+      await jobs.insert(
+        {
+          ...job,
+          status: "running",
+          stage: `0 of ${captures.length} captures done`,
+          started_at: now,
+          part_count: captures.length,
+        },
+        inputs,
+        partJobs,
+      );
+    } else {
+      await jobs.insert(job, inputs);
+    }
+    runner.wake();
+    return view((await jobs.byId(id))!, user);
+  }
+
   return {
     readable,
 
@@ -252,58 +313,17 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
         store.removeFiles(copied);
         throw error;
       }
-      const id = crypto.randomUUID();
-      const now = new Date().toISOString();
-      const job = {
-        id,
-        owner_id: user.id,
-        title: request.title,
-        description: request.description,
-        public: request.public ? 1 : 0,
-        capability: request.capability,
-        params: JSON.stringify(params.data),
-        status: "queued",
-        percent: 0,
-        stage: "queued",
-        error: null,
-        summary: null,
-        cancel_requested: 0,
-        attempts: 0,
-        created_at: now,
-        started_at: null,
-        finished_at: null,
-      };
-      if (captures.length > 1) {
-        // One part per capture, each queued like any job; the job itself waits for them (jobs/job-parts.ts).
-        const shared = inputs.filter((input) => input.role !== "capture");
-        const partJobs: NewJob[] = inputs
-          .filter((input) => input.role === "capture")
-          .map((capture, index) => ({
-            job: {
-              ...job,
-              id: crypto.randomUUID(),
-              title: `${request.title} (capture ${index + 1} of ${captures.length})`,
-              parent_id: id,
-              part_index: index,
-            },
-            inputs: [{ role: "capture", fileId: capture.fileId }, ...shared],
-          }));
-        await jobs.insert(
-          {
-            ...job,
-            status: "running",
-            stage: `0 of ${captures.length} captures done`,
-            started_at: now,
-            part_count: captures.length,
-          },
-          inputs,
-          partJobs,
-        );
-      } else {
-        await jobs.insert(job, inputs);
-      }
-      runner.wake();
-      return view((await jobs.byId(id))!, user);
+      return queue(
+        user,
+        {
+          title: request.title,
+          description: request.description,
+          public: request.public,
+          capability: request.capability,
+          params: params.data as Record<string, unknown>,
+        },
+        inputs,
+      );
     },
 
     async listMine(user: CurrentUser | null): Promise<Job[]> {
@@ -370,6 +390,31 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       }
       hub.changed(row.id);
       return view((await jobs.byId(row.id))!, user);
+    },
+
+    /**
+     * A failed or cancelled job of the user's again, as a new job: the same capability, parameters, title and inputs
+     * (the stored files it read, nothing uploaded again). The old job stays as it ended, for its error.
+     */
+    async retry(user: CurrentUser | null, id: string): Promise<Job> {
+      const row = await owned(id, user);
+      if (row.parent_id !== null) throw notFound();
+      if (row.status !== "failed" && row.status !== "cancelled") {
+        throw new HttpError(409, ["Only a failed or cancelled job can be retried"]);
+      }
+      const inputs = (await jobs.inputsOf([row.id])).map((input) => ({
+        role: input.role as InputRole,
+        fileId: input.id,
+        position: Number(input.position),
+      }));
+      const request = {
+        title: row.title,
+        description: row.description,
+        public: row.public === 1,
+        capability: row.capability as Capability,
+        params: JSON.parse(row.params) as unknown,
+      };
+      return queue(user!, request, inputs);
     },
 
     /** Path of an output of a readable job, by its name as listed in the job (never a path from the request). */

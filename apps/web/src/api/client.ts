@@ -63,6 +63,8 @@ export const api = {
     call<Job>("PATCH", `/api/jobs/${encodeURIComponent(id)}`, request),
   deleteJob: (id: string) => call<unknown>("DELETE", `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>("POST", `/api/jobs/${encodeURIComponent(id)}/cancel`),
+  /** A failed or cancelled job queued again as a new job; answers the new job. */
+  retryJob: (id: string) => call<Job>("POST", `/api/jobs/${encodeURIComponent(id)}/retry`),
   rulesets: () => call<Ruleset[]>("GET", "/api/rulesets"),
   featureSets: () => call<FeatureSetInfo[]>("GET", "/api/feature-sets"),
   libraries: () => call<Library[]>("GET", "/api/libraries"),

@@ -70,6 +70,29 @@ export function StatusIcon({ status, size = 24 }: { status: JobStatus; size?: nu
   );
 }
 
+/** A finished job whose result is suspect: an amber triangle with an exclamation mark, never the green tick. */
+export function WarningStatusIcon({ size = 24, label }: { size?: number; label: string }) {
+  return (
+    <svg
+      className="icon status-icon status-warning"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      role="img"
+      aria-label={label}
+      fill="none"
+      stroke="#b7791f"
+      strokeWidth="2.4"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <title>{label}</title>
+      <path d="M12 3 L22 20 H2 Z" strokeWidth="1.5" />
+      <path d="M12 9 v5 M12 17 v0.5" />
+    </svg>
+  );
+}
+
 export function statusLabel(status: JobStatus): string {
   return statusLooks[status].label;
 }

@@ -1,29 +1,33 @@
-// One job as a card: capability icon, status at top right, live progress, error, outputs, and the owner's actions.
+// One job as a card: capability icon, status at top right (a warning look for a suspect result), live progress, error,
+// result warnings, outputs, and the owner's actions (Retry for a failed or cancelled job).
 import type { Job } from "@tracemill/contracts";
 import { useState } from "react";
 import { Link } from "react-router";
 import { api } from "../api/client.js";
-import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
+import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
+import { OutcomeIcon, outcomeLabel, outcomeOf, ResultWarnings } from "./job-outcome.js";
 import { useJobEvents } from "./use-job-events.js";
 
 export function JobCard({
   job,
   onDelete,
   onCancel,
+  onRetry,
 }: {
   job: Job;
   onDelete?(id: string): void;
   onCancel?(id: string): void;
+  onRetry?(id: string): void;
 }) {
   useJobEvents(job);
   const live = job.progress;
   const [confirming, setConfirming] = useState(false);
   const active = job.status === "running" || job.status === "queued";
   return (
-    <article className={`job-card status-${job.status}`} aria-labelledby={`job-${job.id}-title`}>
+    <article className={`job-card status-${outcomeOf(job)}`} aria-labelledby={`job-${job.id}-title`}>
       <header>
         <CapabilityIcon capability={job.capability} />
         <div className="job-heading">
@@ -34,8 +38,8 @@ export function JobCard({
             {job.public && " · public"}
           </small>
         </div>
-        <span className="job-status" title={statusLabel(job.status)}>
-          <StatusIcon status={job.status} />
+        <span className="job-status" title={outcomeLabel(job)}>
+          <OutcomeIcon job={job} />
         </span>
       </header>
       {job.description && <p className="job-description">{job.description}</p>}
@@ -53,6 +57,7 @@ export function JobCard({
         </p>
       )}
       <DamageNotice job={job} />
+      <ResultWarnings job={job} />
       {job.outputs.length > 0 && (
         <ul className="outputs" aria-label="Outputs">
           {job.outputs.map((output) => (
@@ -83,6 +88,11 @@ export function JobCard({
             >
               Edit
             </Link>
+            {(job.status === "failed" || job.status === "cancelled") && onRetry && (
+              <button type="button" onClick={() => onRetry(job.id)}>
+                Retry
+              </button>
+            )}
             {active && onCancel && (
               <button type="button" onClick={() => onCancel(job.id)}>
                 Cancel

@@ -1,15 +1,16 @@
 // Job details (/ui/details?id=…): parameters, inputs with sizes and hashes, timings, the run summary, charts, previews.
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Job } from "@tracemill/contracts";
 import { Fragment } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
-import { CapabilityIcon, capabilityNames, StatusIcon, statusLabel } from "../icons/capability-icons.js";
+import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
+import { OutcomeIcon, outcomeLabel, ResultWarnings } from "./job-outcome.js";
 import { JobPartsTable } from "./job-parts-table.js";
 import { isRecordList, SummaryValue } from "./summary-value.js";
 
@@ -99,14 +100,47 @@ export function JobDetailsPage() {
   return <Details job={job.data} />;
 }
 
+/** Why a job has no outputs, as its status says. */
+function noOutputs(job: Job): string {
+  if (job.status === "failed") return "No outputs: the job failed.";
+  if (job.status === "cancelled") return "No outputs: the job was cancelled.";
+  if (job.status === "succeeded") return "No outputs.";
+  return "None yet.";
+}
+
+/** Retry of a failed or cancelled job (its owner's): a new job with the same inputs, whose details are shown next. */
+function RetryButton({ job }: { job: Job }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    mutationFn: () => api.retryJob(job.id),
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: ["jobs"] });
+      navigate(`/ui/details?id=${encodeURIComponent(created.id)}`);
+    },
+  });
+  return (
+    <>
+      <ErrorBanners messages={retry.error ? messagesOf(retry.error) : []} />
+      <p>
+        <button type="button" className="primary" disabled={retry.isPending} onClick={() => retry.mutate()}>
+          Retry
+        </button>{" "}
+        <small>runs it again as a new job with the same inputs and parameters</small>
+      </p>
+    </>
+  );
+}
+
 function Details({ job }: { job: Job }) {
+  const ended = job.status === "failed" || job.status === "cancelled";
   return (
     <section className="details">
       <h1>
         <CapabilityIcon capability={job.capability} size={36} /> {job.title}
       </h1>
       <p className="lead">
-        {capabilityNames[job.capability]} · <StatusIcon status={job.status} size={18} /> {statusLabel(job.status)}
+        {capabilityNames[job.capability]} · <OutcomeIcon job={job} size={18} /> {outcomeLabel(job)}
         {job.status === "running" && ` ${Math.round(job.progress.percent)} % ${job.progress.stage}`} · by{" "}
         {job.owner.userName}
         {job.public ? " · public" : " · private"}
@@ -120,13 +154,15 @@ function Details({ job }: { job: Job }) {
       {job.description && <p>{job.description}</p>}
       {job.error && (
         <p className="job-error" role="alert">
-          {job.error}
+          <strong>Failed:</strong> {job.error}
         </p>
       )}
+      {job.isOwner && ended && <RetryButton job={job} />}
       <DamageNotice job={job} />
+      <ResultWarnings job={job} />
       <h2>Outputs</h2>
       {job.outputs.length === 0 ? (
-        <p>None yet.</p>
+        <p>{noOutputs(job)}</p>
       ) : (
         <>
           <table className="wide">
@@ -214,10 +250,12 @@ function Details({ job }: { job: Job }) {
             </tbody>
           </table>
         </div>
-        <div>
-          <h2>Run summary</h2>
-          {job.summary ? <FlatTable record={job.summary} /> : <p>Not available yet.</p>}
-        </div>
+        {(job.summary || !ended) && (
+          <div>
+            <h2>Run summary</h2>
+            {job.summary ? <FlatTable record={job.summary} /> : <p>Not available yet.</p>}
+          </div>
+        )}
       </div>
     </section>
   );

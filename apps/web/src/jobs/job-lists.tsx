@@ -1,4 +1,4 @@
-// My Jobs (with Edit, Delete and Cancel) and Shared Jobs (everyone's public jobs, read-only).
+// My Jobs (with Edit, Delete, Cancel and Retry) and Shared Jobs (everyone's public jobs, read-only, signed out too).
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Job } from "@tracemill/contracts";
@@ -25,10 +25,16 @@ export function MyJobsPage() {
     mutationFn: api.cancelJob,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["jobs"] }),
   });
+  const retry = useMutation({
+    mutationFn: api.retryJob,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["jobs"] }),
+  });
   return (
     <section>
       <h1>My Jobs</h1>
-      <ErrorBanners messages={[remove.error, cancel.error, jobs.error].flatMap((e) => (e ? messagesOf(e) : []))} />
+      <ErrorBanners
+        messages={[remove.error, cancel.error, retry.error, jobs.error].flatMap((e) => (e ? messagesOf(e) : []))}
+      />
       {jobs.isPending && <p aria-busy="true">Loading…</p>}
       {jobs.data?.length === 0 && (
         <p>
@@ -37,7 +43,13 @@ export function MyJobsPage() {
       )}
       <div className="job-grid">
         {jobs.data?.map((job) => (
-          <JobCard key={job.id} job={job} onDelete={(id) => remove.mutate(id)} onCancel={(id) => cancel.mutate(id)} />
+          <JobCard
+            key={job.id}
+            job={job}
+            onDelete={(id) => remove.mutate(id)}
+            onCancel={(id) => cancel.mutate(id)}
+            onRetry={(id) => retry.mutate(id)}
+          />
         ))}
       </div>
     </section>

@@ -1,7 +1,8 @@
-// Edit a job (/ui/update?id=…&title=…): title, description and the public switch.
+// Edit a job (/ui/update?id=…&title=…): title, description and the public switch, for its owner only; anyone else
+// (a public job of someone else's) gets a read-only notice and the way to its details, never a form.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
 import { SwitchParam } from "./param-fields.js";
@@ -35,6 +36,20 @@ export function UpdateJobPage() {
   }
 
   if (!id) return <p>No job chosen.</p>;
+  if (job.data && !job.data.isOwner) {
+    return (
+      <section className="narrow">
+        <h1>{job.data.title}</h1>
+        <p className="job-warning" role="status">
+          This job is {job.data.owner.userName}'s: only its owner can edit it. You can read it and use its outputs.
+        </p>
+        <p>
+          <Link to={`/ui/details?id=${encodeURIComponent(id)}`}>See the job's details</Link>
+        </p>
+      </section>
+    );
+  }
+  if (!job.data && !job.error) return <p aria-busy="true">Loading…</p>;
   return (
     <section className="narrow">
       <h1>Edit job</h1>

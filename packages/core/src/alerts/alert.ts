@@ -32,6 +32,8 @@ export interface Alert {
   signature: string;
   /** True when the engine dropped the packet (inline mode). */
   blocked: boolean;
+  /** Ids of the alerted packet's VLAN tags (EVE "vlan", at most three), outer first; absent when untagged. */
+  vlan?: number[];
   /** Suricata's flow id (64-bit, kept as decimal text): alerts of one session share it. */
   flowId?: string;
   /** Start of the alert's flow, when the log says it (EVE with flow metadata). */

@@ -28,6 +28,10 @@ export class EveAlertFields {
   addressLength = 4;
   /** Shared by every alert with the same EVE "alert" object: do not modify. */
   rule: EveRule = noRule;
+  /** Tags of the alerted packet ("vlan"), outer first: Suricata keys flows by them. 0 when untagged. */
+  vlanCount = 0;
+  /** Their ids; only the first `vlanCount` entries are this alert's. */
+  readonly vlanIds = new Uint16Array(3);
   /** Suricata's flow id (see eveFlowKey); undefined when the line has none. */
   flowId: number | string | undefined;
   /** Start of the alert's flow (EVE flow.start), else the alert's own time, in microseconds. */

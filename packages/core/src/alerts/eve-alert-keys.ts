@@ -22,6 +22,7 @@ export const Key = {
   Tunnel: 16,
   /** In the "flow" object. */
   Start: 17,
+  Vlan: 18,
 } as const;
 export type Key = (typeof Key)[keyof typeof Key];
 
@@ -34,6 +35,7 @@ export function alertMemberOrder(): MemberOrder {
       [Key.Other, "parent_id"],
       [Key.PcapCnt, "pcap_cnt"],
       [Key.EventType, "event_type"],
+      [Key.Vlan, "vlan"],
       [Key.SrcIp, "src_ip"],
       [Key.SrcPort, "src_port"],
       [Key.DestIp, "dest_ip"],

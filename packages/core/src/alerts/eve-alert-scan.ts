@@ -91,6 +91,7 @@ export class EveAlertReader {
     let packetLength = -1;
     let linkType = -1;
     f.flowId = undefined;
+    f.vlanCount = 0;
     let i = start + 1;
     const members = this.members;
     members.reset();
@@ -122,6 +123,10 @@ export class EveAlertReader {
           next = skipValue(b, v, end);
           if (!isString || next < 0 || !bytesEqual(b, v + 1, next - 1, alertText)) return false;
           isAlert = true;
+          break;
+        case Key.Vlan:
+          next = this.readVlan(b, v, end);
+          if (next < 0) return false;
           break;
         case Key.SrcIp:
           next = skipValue(b, v, end);
@@ -241,6 +246,23 @@ export class EveAlertReader {
     return true;
   }
 
+  /** Reads a "vlan" array of up to three ids at b[at] into the fields; the index past it, -1 for anything else. */
+  private readVlan(b: Uint8Array, at: number, end: number): number {
+    const f = this.fields;
+    if (b[at] !== 91) return -1;
+    let i = at + 1;
+    for (;;) {
+      let to = i;
+      while (to < end && b[to] >= 48 && b[to] <= 57) to++;
+      const id = digitsValue(b, i, to);
+      if (id < 0 || id > MAX_U16 || f.vlanCount === f.vlanIds.length) return -1;
+      f.vlanIds[f.vlanCount++] = id;
+      if (b[to] === 93) return to + 1;
+      if (b[to] !== 44) return -1;
+      i = to + 1;
+    }
+  }
+
   /**
    * The rule of the "alert" object at b[at], when its text is one seen lately (`knownLength` is then its length):
    * alerts of one rule repeat the same object, and a different one differs within its first few dozen bytes.
@@ -300,6 +322,8 @@ export class EveAlertReader {
     const { gid, sid, rev, classId, className, priority, signature, blocked } = alert;
     f.rule = { gid, sid, rev, classId, className, priority, signature, blocked };
     f.flowId = alert.flowId === undefined ? undefined : eveFlowKeyOfText(alert.flowId);
+    f.vlanCount = alert.vlan?.length ?? 0;
+    if (alert.vlan) f.vlanIds.set(alert.vlan);
     const start = alert.flowStart ?? alert;
     f.flowStartUs = start.tsSec * 1_000_000 + Math.floor(start.tsNsec / 1000);
     f.packetNumber = alert.packetNumber ?? 0;

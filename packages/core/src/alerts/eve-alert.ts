@@ -97,6 +97,7 @@ function alertOfEvent(event: EveObject, line: string, classifications?: Classifi
   const srcPort = wholeMember(event, "src_port", MAX_U16);
   const dstPort = wholeMember(event, "dest_port", MAX_U16);
   const flowId = flowIdMember(event, line);
+  const vlan = vlanMember(event);
   const flow = objectMember(event, "flow");
   const flowStartText = flow && stringMember(flow, "start", "flow.start");
   const flowStart = flowStartText === undefined ? undefined : parseEveTimestamp(flowStartText);
@@ -128,6 +129,7 @@ function alertOfEvent(event: EveObject, line: string, classifications?: Classifi
     signature: rule.signature,
     blocked: rule.blocked,
   };
+  if (vlan) result.vlan = vlan;
   if (flowId) result.flowId = flowId;
   if (flowStart) result.flowStart = flowStart;
   // A reassembled or decapsulated packet has no number of its own; the wire packet that completed it has.
@@ -144,6 +146,17 @@ function address(event: EveObject, key: string): Uint8Array | undefined {
   const bytes = parseIpAddress(text);
   if (!bytes) throw memberError(key, text, "an IP address");
   return bytes;
+}
+
+/** "vlan": up to three whole ids, outer first; undefined when absent. */
+function vlanMember(event: EveObject): number[] | undefined {
+  const value = event.vlan;
+  if (value === undefined) return undefined;
+  const ids = Array.isArray(value) && value.length <= 3 ? value : undefined;
+  if (!ids?.every((id) => Number.isInteger(id) && id >= 0 && id <= MAX_U16)) {
+    throw memberError("vlan", value, "up to three VLAN ids");
+  }
+  return ids.length > 0 ? (ids as number[]) : undefined;
 }
 
 function protocolMember(event: EveObject): number {

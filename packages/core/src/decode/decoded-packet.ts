@@ -68,6 +68,16 @@ export interface DecodedPacket {
   tcpWindow: number;
   /** ipLength − ipHeaderLength − transportHeaderLength: payload bytes per the IP header, not the captured bytes. */
   payloadLength: number;
+  /**
+   * VLAN tags (802.1Q, 802.1ad, 0x9100) peeled before the IP layer, outer first; may exceed MAX_VLAN_IDS (Suricata
+   * then decodes no further, so such a packet is in none of its flows).
+   */
+  vlanCount: number;
+  /**
+   * The 12-bit ids of the first MAX_VLAN_IDS tags, outer first: what Suricata keys its flows by besides the 5-tuple.
+   * Reused array; only the first `vlanCount` entries are this packet's.
+   */
+  readonly vlanIds: Uint16Array;
   /** Offset of the IP header in the packet's data; -1 without IP. */
   ipOffset: number;
   /** Offset of the transport header in the packet's data; -1 when absent. */
@@ -95,6 +105,9 @@ export interface DecodedPacket {
   malformed: boolean;
 }
 
+/** How many VLAN ids a packet keeps: as many as Suricata 7 decodes and keys its flows by (VLAN_MAX_LAYERS). */
+export const MAX_VLAN_IDS = 3;
+
 /** A blank record: every decoder owns one and refills it for each packet. */
 export function createDecodedPacket(): DecodedPacket {
   return {
@@ -111,6 +124,8 @@ export function createDecodedPacket(): DecodedPacket {
     tcpFlags: 0,
     tcpWindow: 0,
     payloadLength: 0,
+    vlanCount: 0,
+    vlanIds: new Uint16Array(MAX_VLAN_IDS),
     ipOffset: -1,
     transportOffset: -1,
     isFragment: false,

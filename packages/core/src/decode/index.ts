@@ -1,5 +1,5 @@
 // Public surface of core/decode: link layers, IPv4/IPv6, TCP/UDP, decoded in place; fragments attributed to their ports.
-export { createDecodedPacket, type DecodedPacket, DecodeKind, TcpFlag } from "./decoded-packet.js";
+export { createDecodedPacket, type DecodedPacket, DecodeKind, MAX_VLAN_IDS, TcpFlag } from "./decoded-packet.js";
 export {
   type FragmentHandler,
   FragmentTracker,

@@ -2,7 +2,7 @@
 
 import type { CapturedPacket } from "../capture/packet.js";
 import { PacketRecord } from "../capture/packet-record.js";
-import { createDecodedPacket, type DecodedPacket, DecodeKind } from "./decoded-packet.js";
+import { createDecodedPacket, type DecodedPacket, DecodeKind, MAX_VLAN_IDS } from "./decoded-packet.js";
 import { decodeIpv4, decodeIpv6 } from "./ip-layer.js";
 import { AddressFamily, EtherType, LinkType, PppProtocol } from "./link-type.js";
 
@@ -29,6 +29,7 @@ export class PacketDecoder {
     out.tcpFlags = 0;
     out.tcpWindow = 0;
     out.payloadLength = 0;
+    out.vlanCount = 0;
     out.ipOffset = -1;
     out.transportOffset = -1;
     out.isFragment = false;
@@ -130,8 +131,8 @@ function rawIp(d: Uint8Array, o: number, end: number, wireEnd: number, out: Deco
 }
 
 /**
- * The network layer after an EtherType, at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100), MPLS label stacks and
- * 802.3 LLC/SNAP headers are peeled off in a loop; PPPoE session frames lead to PPP. Anything else is NonIp.
+ * The network layer after an EtherType, at `o`: VLAN tags (802.1Q, 802.1ad, 0x9100, their ids kept), MPLS label
+ * stacks and 802.3 LLC/SNAP headers are peeled off in a loop; PPPoE session frames lead to PPP. Anything else is NonIp.
  */
 function network(
   d: Uint8Array,
@@ -150,6 +151,8 @@ function network(
     }
     if (type === EtherType.VLAN || type === EtherType.QINQ || type === EtherType.QINQ_OLD) {
       if (o + 4 > end) return cut(out);
+      if (out.vlanCount < MAX_VLAN_IDS) out.vlanIds[out.vlanCount] = ((d[o] << 8) | d[o + 1]) & 0x0fff;
+      out.vlanCount++;
       type = (d[o + 2] << 8) | d[o + 3];
       o += 4;
     } else if (type === EtherType.MPLS_UNICAST || type === EtherType.MPLS_MULTICAST) {

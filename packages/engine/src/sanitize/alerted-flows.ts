@@ -5,11 +5,13 @@ import type { EveAlertFields } from "@tracemill/core";
 import type { AttackFlow, AttackSessions } from "./attack-sessions.js";
 import type { FlowKey } from "./eve-files.js";
 import { FlowIdTable } from "./flow-id-table.js";
+import { NO_VLAN, UNTRACKED_VLAN, vlanKey } from "./vlan-key.js";
 
 const SETTLED = -1;
 
 /** 64 bytes per slot: protocol, source port, destination port, address length (4 × 32 bits), start (a double),
- * source address (16 bytes), destination address (16 bytes): one alert's tuple in about one cache line. */
+ * source address (16 bytes), destination address (16 bytes), VLAN stack (a double): one alert's tuple in about one
+ * cache line. */
 const SLOT_BYTES = 64;
 
 export class AlertedFlows {
@@ -42,6 +44,7 @@ export class AlertedFlows {
     ints[16 * slot + 2] = alert.dstPort;
     ints[16 * slot + 3] = alert.addressLength;
     this.doubles[8 * slot + 2] = alert.flowStartUs;
+    this.doubles[8 * slot + 7] = alertVlanKey(alert);
     const at = SLOT_BYTES * slot + 24;
     const bytes = this.bytes;
     for (let i = 0; i < alert.addressLength; i++) {
@@ -78,6 +81,7 @@ export class AlertedFlows {
         srcPort: this.ints[16 * slot + 1],
         dst: this.bytes.subarray(at + 16, at + 16 + length),
         dstPort: this.ints[16 * slot + 2],
+        vlan: this.doubles[8 * slot + 7],
         startUs: this.doubles[8 * slot + 2],
         endUs: Number.POSITIVE_INFINITY,
       });
@@ -97,4 +101,13 @@ export class AlertedFlows {
     this.allocate((2 * old.length) / SLOT_BYTES);
     this.bytes.set(old);
   }
+}
+
+/** The alert's VLAN stack as its flow's key (see vlanKey). */
+function alertVlanKey(alert: EveAlertFields): number {
+  const n = alert.vlanCount;
+  if (n === 0) return NO_VLAN;
+  if (n > 3) return UNTRACKED_VLAN;
+  const ids = alert.vlanIds;
+  return vlanKey(ids[0] & 0x0fff, n > 1 ? ids[1] & 0x0fff : 0, n > 2 ? ids[2] & 0x0fff : 0);
 }

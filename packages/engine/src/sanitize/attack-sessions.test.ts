@@ -3,6 +3,7 @@
 import { PacketDecoder, PacketRecord } from "@tracemill/core";
 import { expect, it } from "vitest";
 import { AttackSessions } from "./attack-sessions.js";
+import { NO_VLAN } from "./vlan-key.js";
 
 const A = [10, 0, 0, 1];
 const B = [10, 0, 0, 2];
@@ -33,7 +34,15 @@ function frame(protocol: number, options: { ihl?: number; total?: number; flags?
 
 it("answers as the decoder's way or leaves the frame to it", () => {
   const sessions = new AttackSessions();
-  const flow = { src: new Uint8Array(B), srcPort: 80, dst: new Uint8Array(A), dstPort: 1000, startUs: 100, endUs: 200 };
+  const flow = {
+    src: new Uint8Array(B),
+    srcPort: 80,
+    dst: new Uint8Array(A),
+    dstPort: 1000,
+    vlan: NO_VLAN,
+    startUs: 100,
+    endUs: 200,
+  };
   sessions.addFlow({ protocol: 6, ...flow });
   sessions.addFlow({ protocol: 17, ...flow });
   sessions.addPacketNumber(5);

@@ -1,7 +1,8 @@
-// Which packets belong to an alerted session: Suricata flows (protocol, endpoints either way, first..last packet time)
-// plus the very packets that raised alerts, checked per packet in one pass over the capture.
-import { type DecodedPacket, DecodeKind, endpointPairKey } from "@tracemill/core";
-import { Ipv4Intervals } from "./ipv4-intervals.js";
+// Which packets belong to an alerted session: Suricata flows (protocol, VLAN stack, endpoints either way, first..last
+// packet time) plus the very packets that raised alerts, checked per packet in one pass over the capture.
+import { type DecodedPacket, DecodeKind, endpointPairKey, TracemillError } from "@tracemill/core";
+import { Ipv4Intervals, MAX_VLAN_INDEX } from "./ipv4-intervals.js";
+import { NO_VLAN, packetVlanKey } from "./vlan-key.js";
 
 const TCP = 6;
 const UDP = 17;
@@ -13,6 +14,8 @@ export interface AttackFlow {
   srcPort: number;
   dst: Uint8Array;
   dstPort: number;
+  /** The flow's VLAN stack (see vlanKey); NO_VLAN without tags. */
+  vlan: number;
   startUs: number;
   endUs: number;
 }
@@ -35,14 +38,32 @@ export class AttackSessions {
   private packetNumberCount = 0;
   /** IP fragments follow their datagram's first fragment: key of (addresses, protocol, id) for attack datagrams. */
   private readonly attackDatagrams = new Set<string>();
+  /**
+   * A small number for each VLAN stack of the alerted flows (NO_VLAN is 0), as the IPv4 table keys them: a packet on
+   * a stack not listed here is in no alerted flow.
+   */
+  private readonly vlanIndexes = new Map<number, number>([[NO_VLAN, 0]]);
   flowCount = 0;
 
   addFlow(flow: AttackFlow): void {
     if (flow.protocol !== TCP && flow.protocol !== UDP) return;
     if (flow.src.length === 4) {
-      this.ipv4.add(flow.protocol, flow.src, flow.srcPort, flow.dst, flow.dstPort, flow.startUs, flow.endUs);
+      let vlan = this.vlanIndexes.get(flow.vlan);
+      if (vlan === undefined) {
+        vlan = this.vlanIndexes.size;
+        if (vlan > MAX_VLAN_INDEX) {
+          const why = `alerted sessions on more than ${MAX_VLAN_INDEX} VLAN stacks, more than the split can tell apart`;
+          throw new TracemillError("BAD_INPUT", why);
+        }
+        this.vlanIndexes.set(flow.vlan, vlan);
+      }
+      const { protocol, src, srcPort, dst, dstPort, startUs, endUs } = flow;
+      this.ipv4.add(protocol, vlan, src, srcPort, dst, dstPort, startUs, endUs);
     } else {
-      const key = endpointPairKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort);
+      const key = withVlan(
+        endpointPairKey(flow.protocol, flow.src.length, flow.src, flow.srcPort, flow.dst, flow.dstPort),
+        flow.vlan,
+      );
       const list = this.intervals.get(key);
       if (list) list.push(flow.startUs, flow.endUs);
       else this.intervals.set(key, [flow.startUs, flow.endUs]);
@@ -83,7 +104,7 @@ export class AttackSessions {
   }
 
   /**
-   * isAttack read straight from an Ethernet frame at d[o, o + capturedLength) when it holds an unfragmented IPv4
+   * isAttack read straight from an Ethernet frame at d[o, o + capturedLength) when it holds an untagged unfragmented IPv4
    * TCP/UDP packet whose headers the decoder would take as whole (the same checks, so the same ports); undefined
    * for any other packet, which the caller decodes. Most packets of a capture take this way.
    */
@@ -114,13 +135,18 @@ export class AttackSessions {
     const dstPort = (d[t + 2] << 8) | d[t + 3];
     const h = portPairHash(protocol, srcPort, dstPort);
     if ((this.portPairs[h >> 3] & (1 << (h & 7))) === 0) return false;
-    return this.ipv4.containsAt(protocol, d, ip + 12, srcPort, d, ip + 16, dstPort, tsUs);
+    return this.ipv4.containsAt(protocol, 0, d, ip + 12, srcPort, d, ip + 16, dstPort, tsUs);
   }
 
   private inAlertedFlow(d: DecodedPacket, tsUs: number): boolean {
-    if (d.ipVersion === 4) return this.ipv4.contains(d.protocol, d.src, d.srcPort, d.dst, d.dstPort, tsUs);
+    const vlanKey = packetVlanKey(d);
+    if (d.ipVersion === 4) {
+      const vlan = vlanKey === NO_VLAN ? 0 : this.vlanIndexes.get(vlanKey);
+      return vlan !== undefined && this.ipv4.contains(d.protocol, vlan, d.src, d.srcPort, d.dst, d.dstPort, tsUs);
+    }
     const length = d.ipVersion === 6 ? 16 : 4;
-    const list = this.intervals.get(endpointPairKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort));
+    const pair = endpointPairKey(d.protocol, length, d.src, d.srcPort, d.dst, d.dstPort);
+    const list = this.intervals.get(withVlan(pair, vlanKey));
     if (!list) return false;
     for (let i = 0; i < list.length; i += 2) {
       if (tsUs >= list[i] && tsUs <= list[i + 1]) return true;
@@ -137,7 +163,13 @@ function portPairHash(protocol: number, a: number, b: number): number {
   return (Math.imul(low, 0x9e3779b1) ^ Math.imul(high + (protocol << 16), 0x85ebca6b)) >>> 8;
 }
 
+/** A fragmented datagram's key: Suricata reassembles by VLAN stack too. */
 function datagramKey(d: DecodedPacket): string {
   const length = d.ipVersion === 6 ? 16 : 4;
-  return `${endpointPairKey(d.protocol, length, d.src, 0, d.dst, 0)}/${d.fragmentId}`;
+  return withVlan(`${endpointPairKey(d.protocol, length, d.src, 0, d.dst, 0)}/${d.fragmentId}`, packetVlanKey(d));
+}
+
+/** A text key of the VLAN stack `vlan` (the key itself when there is none: keys of untagged traffic stay as they were). */
+function withVlan(key: string, vlan: number): string {
+  return vlan === NO_VLAN ? key : `${key}@${vlan}`;
 }

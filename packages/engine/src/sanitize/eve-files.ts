@@ -16,6 +16,7 @@ import {
 } from "@tracemill/core";
 import { readLinesAt } from "../suricata/line-tail.js";
 import type { AttackFlow } from "./attack-sessions.js";
+import { eveVlanKeyOfText, NO_VLAN, readEveVlanKey } from "./vlan-key.js";
 
 /** A flow id as alerts and flow records share it (see eveFlowKey). */
 export type FlowKey = number | string;
@@ -28,6 +29,7 @@ const keys = {
   srcPort: ascii("src_port"),
   destPort: ascii("dest_port"),
   proto: ascii("proto"),
+  vlan: ascii("vlan"),
   flow: ascii("flow"),
   start: ascii("start"),
   end: ascii("end"),
@@ -50,9 +52,11 @@ export class EveFlowReader {
     srcPort: 0,
     dst: new Uint8Array(4),
     dstPort: 0,
+    vlan: NO_VLAN,
     startUs: 0,
     endUs: 0,
   };
+  private readonly vlanEnd = new Int32Array(1);
   private readonly v4 = [new Uint8Array(4), new Uint8Array(4)];
   private readonly v6 = [new Uint8Array(16), new Uint8Array(16)];
 
@@ -67,6 +71,7 @@ export class EveFlowReader {
     let dst = -1;
     let srcPort = -1;
     let dstPort = -1;
+    let vlan = NO_VLAN;
     let flowFrom = -1;
     let wanted: boolean | undefined;
     let i = start + 1;
@@ -88,7 +93,10 @@ export class EveFlowReader {
         flowFrom = v;
         break;
       }
-      const next = skipValue(b, v, end);
+      // Suricata writes "vlan" (outer id first) before the "flow" object, where reading stops.
+      const isVlan = keyEnd - k === 4 && bytesEqual(b, k, keyEnd, keys.vlan);
+      if (isVlan) vlan = readEveVlanKey(b, v, end, this.vlanEnd);
+      const next = isVlan ? this.vlanEnd[0] : skipValue(b, v, end);
       if (next < 0) {
         ok = false;
         break;
@@ -136,6 +144,7 @@ export class EveFlowReader {
     f.srcPort = Math.max(srcPort, 0);
     f.dst = dstBytes;
     f.dstPort = Math.max(dstPort, 0);
+    f.vlan = vlan;
     onFlow(id, f);
   }
 
@@ -161,6 +170,7 @@ export class EveFlowReader {
       srcPort: Number(/"src_port":(\d+)/.exec(text)?.[1] ?? 0),
       dst,
       dstPort: Number(/"dest_port":(\d+)/.exec(text)?.[1] ?? 0),
+      vlan: eveVlanKeyOfText(text),
       startUs: toUs(start),
       endUs: toUs(end),
     });

@@ -1,10 +1,11 @@
-// Ipv4Intervals against a plain list: either direction of a session, its own protocol, inside its intervals only.
+// Ipv4Intervals against a plain list: either direction of a session, its own protocol and VLAN stack, inside its
+// intervals only.
 import { expect, it } from "vitest";
-import { Ipv4Intervals } from "./ipv4-intervals.js";
+import { Ipv4Intervals, MAX_VLAN_INDEX } from "./ipv4-intervals.js";
 
 it("finds a packet in its session's intervals, either direction, through growth", () => {
   const table = new Ipv4Intervals();
-  const flows: { p: number; a: number[]; ap: number; b: number[]; bp: number; s: number; e: number }[] = [];
+  const flows: { p: number; v: number; a: number[]; ap: number; b: number[]; bp: number; s: number; e: number }[] = [];
   let seed = 7;
   const rand = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -15,6 +16,8 @@ it("finds a packet in its session's intervals, either direction, through growth"
     // Few addresses and ports, so sessions repeat and equal addresses occur.
     const f = {
       p: rand(2) ? 6 : 17,
+      // Untagged, a low or the highest VLAN index (all bits of the protocol word in use).
+      v: [0, 0, 1, MAX_VLAN_INDEX][rand(4)],
       a: [10, 0, rand(3), rand(4)],
       ap: rand(50),
       b: [10, 0, rand(3), rand(4)],
@@ -24,7 +27,7 @@ it("finds a packet in its session's intervals, either direction, through growth"
     };
     f.e = f.s + rand(30);
     flows.push(f);
-    table.add(f.p, new Uint8Array(f.a), f.ap, new Uint8Array(f.b), f.bp, f.s, f.e);
+    table.add(f.p, f.v, new Uint8Array(f.a), f.ap, new Uint8Array(f.b), f.bp, f.s, f.e);
   }
   const same = (x: number[], y: number[]) => x.every((v, i) => v === y[i]);
   let hits = 0;
@@ -34,6 +37,7 @@ it("finds a packet in its session's intervals, either direction, through growth"
     const near = rand(2) === 0;
     const swap = rand(2) === 0;
     const p = near ? f.p : rand(2) ? 6 : 17;
+    const v = near && rand(4) > 0 ? f.v : [0, 1, 2, MAX_VLAN_INDEX][rand(4)];
     const a = near ? (swap ? f.b : f.a) : [10, 0, rand(3), rand(4)];
     const ap = near ? (swap ? f.bp : f.ap) : rand(50);
     const b = near ? (swap ? f.a : f.b) : [10, 0, rand(3), rand(4)];
@@ -42,13 +46,14 @@ it("finds a packet in its session's intervals, either direction, through growth"
     const expected = flows.some(
       (f) =>
         f.p === p &&
+        f.v === v &&
         ((same(f.a, a) && f.ap === ap && same(f.b, b) && f.bp === bp) ||
           (same(f.a, b) && f.ap === bp && same(f.b, a) && f.bp === ap)) &&
         ts >= f.s &&
         ts <= f.e,
     );
     if (expected) hits++;
-    expect(table.contains(p, new Uint8Array(a), ap, new Uint8Array(b), bp, ts)).toBe(expected);
+    expect(table.contains(p, v, new Uint8Array(a), ap, new Uint8Array(b), bp, ts)).toBe(expected);
   }
   expect(hits).toBeGreaterThan(500);
   expect(hits).toBeLessThan(2500);

@@ -1,10 +1,15 @@
-// Time intervals of alerted IPv4 sessions by protocol and unordered endpoint pair, in typed arrays: the split
-// looks up every TCP/UDP packet of a port pair that alerted, and string keys cost an allocation per packet.
+// Time intervals of alerted IPv4 sessions by protocol, VLAN stack and unordered endpoint pair, in typed arrays: the
+// split looks up every TCP/UDP packet of a port pair that alerted, and string keys cost an allocation per packet.
 
 const EMPTY = 0xffffffff;
 /** In a slot's protocol word: the session has intervals besides the one kept in the slot. */
 const MORE = 0x100;
-/** 32 bytes per slot: lower address, higher address, ports, protocol word (4 × 32 bits), then the first interval. */
+/** Highest VLAN index a protocol word holds (bits 9–31, short of the all-ones EMPTY). */
+export const MAX_VLAN_INDEX = (1 << 23) - 2;
+/**
+ * 32 bytes per slot: lower address, higher address, ports, protocol word (protocol, MORE, VLAN index: 4 × 32 bits),
+ * then the first interval.
+ */
 const SLOT_BYTES = 32;
 
 export class Ipv4Intervals {
@@ -27,23 +32,36 @@ export class Ipv4Intervals {
     this.allocate(4096);
   }
 
-  /** Adds [startUs, endUs] to the session of `a`:`aPort` ↔ `b`:`bPort` (4-byte addresses at offset 0). */
-  add(protocol: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number, startUs: number, endUs: number) {
-    let slot = this.find(protocol, address(a, 0), aPort, address(b, 0), bPort);
+  /**
+   * Adds [startUs, endUs] to the session of `a`:`aPort` ↔ `b`:`bPort` (4-byte addresses at offset 0) on the VLAN stack
+   * numbered `vlan` (0 for none, at most MAX_VLAN_INDEX).
+   */
+  add(
+    protocol: number,
+    vlan: number,
+    a: Uint8Array,
+    aPort: number,
+    b: Uint8Array,
+    bPort: number,
+    startUs: number,
+    endUs: number,
+  ) {
+    const word = protocolWord(protocol, vlan);
+    let slot = this.find(word, address(a, 0), aPort, address(b, 0), bPort);
     const w = 8 * slot;
     if (this.words[w + 3] === EMPTY) {
       // Up to three quarters full: slots are 32 bytes, so a fuller table spares megabytes of first touches (page
       // faults) for a probe or two more, mostly within one cache line.
       if (4 * (this.slots + 1) > 3 * this.heads.length) {
         this.grow();
-        slot = this.probe(this.lowAddress, this.highAddress, this.ports, protocol);
+        slot = this.probe(this.lowAddress, this.highAddress, this.ports, word);
       }
       const words = this.words;
       const at = 8 * slot;
       words[at] = this.lowAddress;
       words[at + 1] = this.highAddress;
       words[at + 2] = this.ports;
-      words[at + 3] = protocol;
+      words[at + 3] = word;
       this.doubles[4 * slot + 2] = startUs;
       this.doubles[4 * slot + 3] = endUs;
       this.slots++;
@@ -61,13 +79,22 @@ export class Ipv4Intervals {
   }
 
   /** True when the session of the two endpoints has an interval holding `tsUs`. */
-  contains(protocol: number, a: Uint8Array, aPort: number, b: Uint8Array, bPort: number, tsUs: number): boolean {
-    return this.containsAt(protocol, a, 0, aPort, b, 0, bPort, tsUs);
+  contains(
+    protocol: number,
+    vlan: number,
+    a: Uint8Array,
+    aPort: number,
+    b: Uint8Array,
+    bPort: number,
+    tsUs: number,
+  ): boolean {
+    return this.containsAt(protocol, vlan, a, 0, aPort, b, 0, bPort, tsUs);
   }
 
   /** As contains, for addresses read at `aAt` in `a` and `bAt` in `b` (a packet's own bytes). */
   containsAt(
     protocol: number,
+    vlan: number,
     a: Uint8Array,
     aAt: number,
     aPort: number,
@@ -76,7 +103,7 @@ export class Ipv4Intervals {
     bPort: number,
     tsUs: number,
   ): boolean {
-    const slot = this.find(protocol, address(a, aAt), aPort, address(b, bAt), bPort);
+    const slot = this.find(protocolWord(protocol, vlan), address(a, aAt), aPort, address(b, bAt), bPort);
     const flags = this.words[8 * slot + 3];
     if (flags === EMPTY) return false;
     if (tsUs >= this.doubles[4 * slot + 2] && tsUs <= this.doubles[4 * slot + 3]) return true;
@@ -88,26 +115,27 @@ export class Ipv4Intervals {
   }
 
   /** The slot of the session, or the empty one where it would go (linear probing). */
-  private find(protocol: number, x: number, aPort: number, y: number, bPort: number): number {
+  private find(word: number, x: number, aPort: number, y: number, bPort: number): number {
     // The lower endpoint (by address, then port) first, as endpointPairKey orders them.
     const aFirst = x < y || (x === y && aPort <= bPort);
     this.lowAddress = aFirst ? x : y;
     this.highAddress = aFirst ? y : x;
     this.ports = (((aFirst ? aPort : bPort) << 16) | (aFirst ? bPort : aPort)) >>> 0;
-    return this.probe(this.lowAddress, this.highAddress, this.ports, protocol);
+    return this.probe(this.lowAddress, this.highAddress, this.ports, word);
   }
 
-  private probe(low: number, high: number, ports: number, protocol: number): number {
+  /** `word`: the protocol word without MORE. */
+  private probe(low: number, high: number, ports: number, word: number): number {
     const mask = this.heads.length - 1;
     let h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
-    h = Math.imul(h ^ ports ^ (protocol << 7), 0xc2b2ae35);
+    h = Math.imul(h ^ ports ^ Math.imul(word, 0x27d4eb2f), 0xc2b2ae35);
     let slot = (h >>> 8) & mask;
     const k = this.words;
     for (;;) {
       const at = 8 * slot;
       const flags = k[at + 3];
       if (flags === EMPTY) return slot;
-      if (k[at] === low && k[at + 1] === high && k[at + 2] === ports && (flags & 0xff) === protocol) return slot;
+      if (k[at] === low && k[at + 1] === high && k[at + 2] === ports && ((flags ^ word) & ~MORE) === 0) return slot;
       slot = (slot + 1) & mask;
     }
   }
@@ -128,7 +156,7 @@ export class Ipv4Intervals {
     for (let slot = 0; slot < heads.length; slot++) {
       const at = 8 * slot;
       if (words[at + 3] === EMPTY) continue;
-      const to = this.probe(words[at], words[at + 1], words[at + 2], words[at + 3] & 0xff);
+      const to = this.probe(words[at], words[at + 1], words[at + 2], (words[at + 3] & ~MORE) >>> 0);
       const t = 8 * to;
       this.words[t] = words[at];
       this.words[t + 1] = words[at + 1];
@@ -149,6 +177,11 @@ export class Ipv4Intervals {
     this.ends = grow(this.ends, new Float64Array(this.ends.length * 2));
     this.next = grow(this.next, new Int32Array(this.next.length * 2));
   }
+}
+
+/** A slot's protocol word without MORE: protocol in bits 0–7, VLAN index in bits 9–31. */
+function protocolWord(protocol: number, vlan: number): number {
+  return (protocol | (vlan << 9)) >>> 0;
 }
 
 /** The IPv4 address at b[at] as an unsigned 32-bit number. */

@@ -6,7 +6,9 @@ import path from "node:path";
 import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
-import { runSuricataOnCapture, type SuricataRun, type SuricataRunSetup } from "../suricata/suricata-run.js";
+import { SocketLost } from "../suricata/socket-client.js";
+import type { DaemonSource } from "../suricata/suricata-daemons.js";
+import type { SuricataRun, SuricataRunSetup } from "../suricata/suricata-run.js";
 import { AlertCounter } from "./alert-summary.js";
 import { AlertedFlows } from "./alerted-flows.js";
 import { type AttackFlow, AttackSessions } from "./attack-sessions.js";
@@ -15,6 +17,7 @@ import { FlowIdTable } from "./flow-id-table.js";
 import { plainCapture } from "./plain-capture.js";
 import { type SplitResult, splitCapture } from "./split-capture.js";
 import { suricataInput } from "./suricata-input.js";
+import { daemonScanner, oneShotScanner, type Scanner } from "./suricata-scanner.js";
 import { Unified2File } from "./unified2-file.js";
 
 export interface SanitizeOptions {
@@ -37,6 +40,11 @@ export interface SanitizeOptions {
   runmode?: "single" | "autofp";
   homeNet?: string;
   externalNet?: string;
+  /**
+   * Loaded Suricatas to scan with (a server's or worker's pool): rules compiled once per daemon, not per pass. A
+   * daemon that dies or hangs is restarted and the sanitization run once more. Default: a Suricata process per pass.
+   */
+  daemons?: DaemonSource;
 }
 
 interface PassReport {
@@ -60,6 +68,35 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       { file: capture },
     );
   }
+  const daemons = options.daemons;
+  if (!daemons) return sanitizeWith(capture, options, run, setup, oneShotScanner(setup));
+  for (let attempt = 1; ; attempt++) {
+    const scanner = await daemonScanner(setup, daemons, () => run.onProgress?.({ percent: 0, stage: "loading rules" }));
+    let broken = false;
+    try {
+      return await sanitizeWith(capture, options, run, setup, scanner);
+    } catch (error) {
+      if (!(error instanceof SocketLost)) throw error;
+      broken = true;
+      if (attempt === 1) continue;
+      const tail = scanner.logTail();
+      throw new TracemillError("TOOL_FAILED", `Suricata stopped answering twice: ${error.message}\n${tail}`, {
+        stderr: tail,
+      });
+    } finally {
+      await scanner.close(broken);
+    }
+  }
+}
+
+/** One sanitization with `scanner`'s Suricata. */
+async function sanitizeWith(
+  capture: string,
+  options: SanitizeOptions,
+  run: RunOptions,
+  setup: SuricataRunSetup,
+  scanner: Scanner,
+): Promise<CapabilityResult> {
   const minSeverity = options.minSeverity ?? Number.POSITIVE_INFINITY;
   const verifyPasses = options.verifyPasses ?? 2;
   const classificationText = await fs.readFile(setup.classificationFile, "utf8").catch((error) => {
@@ -96,10 +133,11 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     // map back to the input through the split's index.
     const collect = async (target: string, cleanIndex?: Uint32Array): Promise<number> => {
       const pass = passes.length + 1;
-      progress(
-        pass === 1 ? 0 : 60,
-        pass === 1 ? "running Suricata" : `running Suricata on the clean capture (${pass})`,
-      );
+      // Scanning the input is 0–40 %, splitting 40–60 %, verification passes 60–90 %, splitting again 90–99 %.
+      const stage = pass === 1 ? "scanning with Suricata" : `verifying the clean capture (pass ${pass})`;
+      progress(pass === 1 ? 0 : 60, scanner.loadsRules && pass === 1 ? "loading rules" : stage);
+      const onFraction = (fraction: number) =>
+        progress(pass === 1 ? Math.round(fraction * 40) : 60 + Math.round(fraction * 30), stage);
       const alerted = new AlertedFlows();
       const report: PassReport = { capture: pass === 1 ? "input" : "clean", suricataSeconds: 0, alerts: 0, counted: 0 };
       const onAlert = (alert: EveAlertFields) => {
@@ -128,20 +166,18 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
       // is read through an Ethernet copy with one record per packet, so packet numbers stay the capture's.
       const readable = await suricataInput(target, path.join(work, `suricata-input-${pass}.pcap`), run.signal);
       if (readable.framed) framedPasses++;
-      suricata = await runSuricataOnCapture(
-        readable.file,
-        setup,
-        dir,
-        (bytes, start, end, line) => {
+      suricata = await scanner.scan(readable.file, dir, {
+        onEveLine: (bytes, start, end, line) => {
           source.line = line;
           const alert = alerts.read(bytes, start, end, source);
           if (alert) onAlert(alert);
         },
-        (bytes, start, end, _line, offset) => {
+        onFlowLine: (bytes, start, end, _line, offset) => {
           flowReader.read(bytes, start, end, alerted.wants, settle);
           if (flowReader.unwanted !== undefined) unwanted.set(flowReader.unwanted, offset);
         },
-      );
+        onFraction,
+      });
       report.suricataSeconds = suricata.seconds;
       if (readable.framed) await fs.rm(readable.file, { force: true });
       if (pass === 1) {
@@ -171,11 +207,16 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
     await collect(input);
     // Registered before the split writes them, so a failure removes them too.
     for (const name of ["clean.pcap", "attacks.pcap", "clean.pcapng", "attacks.pcapng"]) outFile(name);
-    const split = (): Promise<SplitResult> =>
-      splitCapture(input, sessions, run.outDir, {
-        onProgress: (fraction) => progress(40 + Math.round(fraction * 20), "splitting the capture"),
+    const split = (): Promise<SplitResult> => {
+      const again = passes.length > 1;
+      return splitCapture(input, sessions, run.outDir, {
+        onProgress: (fraction) =>
+          again
+            ? progress(90 + Math.round(fraction * 9), "splitting the capture again")
+            : progress(40 + Math.round(fraction * 20), "splitting the capture"),
         signal: run.signal,
       });
+    };
     let result = await split();
     // Nothing alerted, or nothing left clean: the clean capture cannot alert (and Suricata rejects an empty one).
     let verified = sessions.empty || result.clean.packets === 0;

@@ -8,6 +8,8 @@ export interface SuricataProcessOptions {
   /** Stop the run after this long (default 2 hours). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Told Suricata's process id once it runs (its reading progress is followed through /proc). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface SuricataOutput {
@@ -47,6 +49,7 @@ export function runSuricataProcess(args: string[], options: SuricataProcessOptio
       // Its own process group, so stopping it also stops anything it started.
       detached: true,
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = "";
     let stderr = "";
     let stopped: "timeout" | "abort" | "unread" | undefined;
