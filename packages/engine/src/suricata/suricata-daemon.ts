@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core";
 import { installHint, suricataProgram } from "./run-suricata.js";
+import { ruleErrorLines } from "./suricata-run.js";
 import { SuricataSocket } from "./socket-client.js";
 import { suricataConfig } from "./suricata-config.js";
 
@@ -179,7 +180,7 @@ export class SuricataDaemon implements DaemonLease {
           }
           this.pid = Number(fs.readFileSync(path.join(this.dir, "suricata.pid"), "utf8").trim());
           const text = fs.readFileSync(this.logFile, "utf8");
-          this.ruleErrors = text.split("\n").filter((line) => /^(E|Error): detect: error parsing signature/.test(line));
+          this.ruleErrors = ruleErrorLines(text);
           return;
         }
       }

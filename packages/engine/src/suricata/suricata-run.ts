@@ -79,6 +79,21 @@ export async function runSuricataOnCapture(
     flowsFile: path.join(workDir, eveFlowsFile),
     seconds,
     version: /Suricata version (\S+)/.exec(text)?.[1] ?? "",
-    ruleErrors: text.split("\n").filter((line) => /^(E|Error): detect: error parsing signature/.test(line)),
+    ruleErrors: ruleErrorLines(text),
   };
+}
+
+/**
+ * Suricata's lines about rules it could not parse. Suricata cuts a log line at 2047 characters: a long rule's line may
+ * end inside the rule file's path, which no path rewriting would then recognise, so such a line stops before the path.
+ */
+export function ruleErrorLines(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => /^(E|Error): detect: error parsing signature/.test(line))
+    .map((line) => {
+      if (/ from file .+ at line \d+$/.test(line)) return line;
+      const cut = line.indexOf(" from file ");
+      return cut < 0 ? line : `${line.slice(0, cut)} (the rest of Suricata's line, with the rule file, was cut)`;
+    });
 }
