@@ -45,6 +45,10 @@ const variants = [
   tcp.replace(/"src_ip":"[^"]*"/, '"src_ip":"2001:db8::1"').replace(/"dest_ip":"[^"]*"/, '"dest_ip":"2001:db8::2"'),
   tcp.replace(/,"/g, ', "').replace(/":/g, '": '),
   tcp.replace('"event_type":"alert"', '"event_type":"flow"'),
+  // VLAN ids as Suricata writes them after "event_type", outer first (one, QinQ, three tags).
+  tcp.replace('"event_type":"alert",', '"event_type":"alert","vlan":[10],'),
+  tcp.replace('"event_type":"alert",', '"event_type":"alert","vlan":[100,10],'),
+  tcp.replace('"event_type":"alert",', '"event_type":"alert","vlan":[4095,0,7],'),
   // Suricata's alert on a non-IP packet (eve-alert.test.ts): no addresses, read with address length 0.
   '{"timestamp":"1970-01-01T00:16:40.000000+0000","pcap_cnt":1,"event_type":"alert","pkt_src":"wire/pcap","alert":{"action":"allowed","gid":1,"signature_id":1,"rev":1,"signature":"eth too small","category":"","severity":3}}',
   `${tcp}\r`,
@@ -60,6 +64,8 @@ describe("EveAlertReader", () => {
     const lines = [...real, ...variants];
     // Two variants and the fixture's flow record are not alerts.
     expect(lines.filter((l) => parseEveAlertLine(l, classifications)).length).toBe(lines.length - 3);
+    const qinq = variants.find((l) => l.includes('"vlan":[100,10]')) as string;
+    expect(parseEveAlertLine(qinq, classifications)?.vlan).toEqual([100, 10]);
     for (const round of [1, 2]) {
       for (const line of lines) {
         // Lines sit inside a larger buffer, as they do in a read chunk.
@@ -77,6 +83,10 @@ describe("EveAlertReader", () => {
       [tcp.replace(/"packet":"[^"]*"/, '"packet":"not base64!"'), '"packet" is "not base64!", not base64 text'],
       [tcp.replace(/"packet":"[^"]*"/, '"packet":"AAAA=AAAAAAA"'), '"packet" is "AAAA=AAAAAAA", not base64 text'],
       [tcp.replace(/"dest_port":\d+/, '"dest_port":65536'), '"dest_port" is 65536, not a whole number from 0 to 65535'],
+      [
+        tcp.replace('"event_type":"alert",', '"event_type":"alert","vlan":[1,2,3,4],'),
+        '"vlan" is an array, not up to three VLAN ids',
+      ],
     ]) {
       const bytes = new TextEncoder().encode(broken);
       const source = { file: "eve.json", line: 7 };

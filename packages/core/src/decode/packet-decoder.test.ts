@@ -138,6 +138,44 @@ describe("link layers", () => {
     expect(summary(decode(frame, linkType))).toEqual(synV4(ipOffset));
   });
 
+  // The ids as the frames were built (12 bits; priority bits are not part of the id), outer first, up to three.
+  const tag = (id: number, next: number) => Uint8Array.of(0xa0 | (id >> 8), id & 0xff, next >> 8, next & 0xff);
+  const vlanCases: [string, Uint8Array, number, number, number[]][] = [
+    ["untagged", ethernet(ip4), LinkType.ETHERNET, 0, []],
+    ["802.1Q with priority bits", ethernet(ip4, { vlans: [{ id: 4094, priority: 7 }] }), LinkType.ETHERNET, 1, [4094]],
+    [
+      "802.1ad QinQ",
+      ethernet(ip4, { vlans: [{ tpid: 0x88a8, id: 100 }, { id: 10 }] }),
+      LinkType.ETHERNET,
+      2,
+      [100, 10],
+    ],
+    ["three tags", ethernet(ip4, { vlans: [{ id: 1 }, { id: 2 }, { id: 3 }] }), LinkType.ETHERNET, 3, [1, 2, 3]],
+    [
+      "four tags",
+      ethernet(ip4, { vlans: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] }),
+      LinkType.ETHERNET,
+      4,
+      [1, 2, 3],
+    ],
+    ["VLAN + MPLS", ethernet(ip4, { vlans: [{ id: 5 }], mpls: [16] }), LinkType.ETHERNET, 1, [5]],
+    [
+      "SLL carrying a tag",
+      sll({ type: 0x8100, bytes: concat(tag(300, 0x0800), ip4.bytes) }),
+      LinkType.LINUX_SLL,
+      1,
+      [300],
+    ],
+    ["MPLS stack", ethernet(ip4, { mpls: [16, 17, 18] }), LinkType.ETHERNET, 0, []],
+  ];
+  it.each(vlanCases)("keeps the VLAN ids of %s", (_name, frame, linkType, count, ids) => {
+    // Decoded after a tagged frame: the count is the packet's own.
+    decode(ethernet(ip4, { vlans: [{ id: 9 }, { id: 8 }, { id: 7 }] }), LinkType.ETHERNET);
+    const p = decode(frame, linkType);
+    expect(p.kind).toBe(DecodeKind.Tcp);
+    expect([p.vlanCount, Array.from(p.vlanIds.subarray(0, Math.min(count, 3)))]).toEqual([count, ids]);
+  });
+
   const cases6: [string, Uint8Array, number, number][] = [
     ["Ethernet", ethernet(ip6), LinkType.ETHERNET, 14],
     ["QinQ", ethernet(ip6, { vlans: [{ tpid: 0x88a8, id: 100 }, { id: 10 }] }), LinkType.ETHERNET, 22],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LinkType } from "../decode/link-type.js";
 import { PacketDecoder } from "../decode/packet-decoder.js";
-import { ipv4, ipv6, type Layer, udp } from "../testing/ip-builder.js";
+import { concat, ipv4, ipv6, type Layer, udp } from "../testing/ip-builder.js";
 import { capturedPacket, ethernet, loopback, sll2 } from "../testing/link-builder.js";
 import { EthernetFramer, OPAQUE_ETHERTYPE } from "./ethernet-framer.js";
 
@@ -50,6 +50,24 @@ describe("EthernetFramer", () => {
     const { out } = framed(frame, LinkType.LINUX_SLL2);
     expect(Array.from(out.data)).toEqual([...header(OPAQUE_ETHERTYPE), ...frame]);
     expect(out.originalLength).toBe(14 + frame.length);
+  });
+
+  it("keeps the VLAN ids of a tagged packet as 802.1Q tags, outer first, so Suricata keys its flow by them", () => {
+    // 802.1ad tag 100 (priority 5), then 802.1Q tag 10, inside a Linux cooked v2 header.
+    const tagged: Layer = {
+      type: 0x88a8,
+      bytes: concat(Uint8Array.of(0xa0, 100, 0x81, 0x00, 0, 10, 0x08, 0x00), v4.bytes),
+    };
+    const { out } = framed(sll2(tagged), LinkType.LINUX_SLL2);
+    expect(Array.from(out.data)).toEqual([...header(0x8100), 0, 100, 0x81, 0x00, 0, 10, 0x08, 0x00, ...v4.bytes]);
+    expect([out.capturedLength, out.originalLength]).toEqual([22 + v4.bytes.length, 22 + v4.bytes.length]);
+  });
+
+  it("carries a packet with more VLAN tags than Suricata decodes whole behind the opaque EtherType", () => {
+    const tags = concat(...[1, 2, 3].map((id) => Uint8Array.of(0, id, 0x81, 0x00)), Uint8Array.of(0, 4, 0x08, 0x00));
+    const frame = sll2({ type: 0x8100, bytes: concat(tags, v4.bytes) });
+    const { out } = framed(frame, LinkType.LINUX_SLL2);
+    expect(Array.from(out.data)).toEqual([...header(OPAQUE_ETHERTYPE), ...frame]);
   });
 
   it("reuses its buffer and grows it for a packet longer than it", () => {

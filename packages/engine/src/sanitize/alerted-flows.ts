@@ -5,7 +5,7 @@ import type { EveAlertFields } from "@tracemill/core";
 import type { AttackFlow, AttackSessions } from "./attack-sessions.js";
 import type { FlowKey } from "./eve-files.js";
 import { FlowIdTable } from "./flow-id-table.js";
-import { NO_VLAN, UNTRACKED_VLAN, vlanKey } from "./vlan-key.js";
+import { vlanKeyOfIds } from "./vlan-key.js";
 
 const SETTLED = -1;
 
@@ -44,7 +44,7 @@ export class AlertedFlows {
     ints[16 * slot + 2] = alert.dstPort;
     ints[16 * slot + 3] = alert.addressLength;
     this.doubles[8 * slot + 2] = alert.flowStartUs;
-    this.doubles[8 * slot + 7] = alertVlanKey(alert);
+    this.doubles[8 * slot + 7] = vlanKeyOfIds(alert.vlanIds, alert.vlanCount);
     const at = SLOT_BYTES * slot + 24;
     const bytes = this.bytes;
     for (let i = 0; i < alert.addressLength; i++) {
@@ -101,13 +101,4 @@ export class AlertedFlows {
     this.allocate((2 * old.length) / SLOT_BYTES);
     this.bytes.set(old);
   }
-}
-
-/** The alert's VLAN stack as its flow's key (see vlanKey). */
-function alertVlanKey(alert: EveAlertFields): number {
-  const n = alert.vlanCount;
-  if (n === 0) return NO_VLAN;
-  if (n > 3) return UNTRACKED_VLAN;
-  const ids = alert.vlanIds;
-  return vlanKey(ids[0] & 0x0fff, n > 1 ? ids[1] & 0x0fff : 0, n > 2 ? ids[2] & 0x0fff : 0);
 }

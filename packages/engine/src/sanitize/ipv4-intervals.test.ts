@@ -1,23 +1,22 @@
 // Ipv4Intervals against a plain list: either direction of a session, its own protocol and VLAN stack, inside its
 // intervals only.
 import { expect, it } from "vitest";
+import { seededRandom } from "../../../core/src/testing/index.js";
 import { Ipv4Intervals, MAX_VLAN_INDEX } from "./ipv4-intervals.js";
 
 it("finds a packet in its session's intervals, either direction, through growth", () => {
   const table = new Ipv4Intervals();
   const flows: { p: number; v: number; a: number[]; ap: number; b: number[]; bp: number; s: number; e: number }[] = [];
-  let seed = 7;
-  const rand = (n: number) => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed % n;
-  };
+  const random = seededRandom(7);
+  const rand = (n: number) => Math.floor(random() * n);
+  // Untagged, low VLAN indexes or the highest (all bits of the protocol word in use).
+  const vlan = () => [0, 1, 2, MAX_VLAN_INDEX][rand(4)];
   // 7000 flows: over 6000 sessions, so the table (4096 slots, up to three quarters full) grows twice.
   for (let i = 0; i < 7000; i++) {
     // Few addresses and ports, so sessions repeat and equal addresses occur.
     const f = {
       p: rand(2) ? 6 : 17,
-      // Untagged, a low or the highest VLAN index (all bits of the protocol word in use).
-      v: [0, 0, 1, MAX_VLAN_INDEX][rand(4)],
+      v: 0,
       a: [10, 0, rand(3), rand(4)],
       ap: rand(50),
       b: [10, 0, rand(3), rand(4)],
@@ -26,6 +25,7 @@ it("finds a packet in its session's intervals, either direction, through growth"
       e: 0,
     };
     f.e = f.s + rand(30);
+    f.v = vlan();
     flows.push(f);
     table.add(f.p, f.v, new Uint8Array(f.a), f.ap, new Uint8Array(f.b), f.bp, f.s, f.e);
   }
@@ -37,7 +37,7 @@ it("finds a packet in its session's intervals, either direction, through growth"
     const near = rand(2) === 0;
     const swap = rand(2) === 0;
     const p = near ? f.p : rand(2) ? 6 : 17;
-    const v = near && rand(4) > 0 ? f.v : [0, 1, 2, MAX_VLAN_INDEX][rand(4)];
+    const v = near && rand(4) > 0 ? f.v : vlan();
     const a = near ? (swap ? f.b : f.a) : [10, 0, rand(3), rand(4)];
     const ap = near ? (swap ? f.bp : f.ap) : rand(50);
     const b = near ? (swap ? f.a : f.b) : [10, 0, rand(3), rand(4)];
@@ -55,6 +55,6 @@ it("finds a packet in its session's intervals, either direction, through growth"
     if (expected) hits++;
     expect(table.contains(p, v, new Uint8Array(a), ap, new Uint8Array(b), bp, ts)).toBe(expected);
   }
-  expect(hits).toBeGreaterThan(500);
+  expect(hits).toBeGreaterThan(300);
   expect(hits).toBeLessThan(2500);
 });

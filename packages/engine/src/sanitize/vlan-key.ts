@@ -12,13 +12,16 @@ export function vlanKey(outer: number, middle: number, inner: number): number {
   return outer + middle * 4096 + inner * 16777216;
 }
 
+/** The key of `count` tags whose ids (outer first, up to MAX_VLAN_IDS of them) are in `ids`. */
+export function vlanKeyOfIds(ids: Uint16Array, count: number): number {
+  if (count === 0) return NO_VLAN;
+  if (count > MAX_VLAN_IDS) return UNTRACKED_VLAN;
+  return vlanKey(ids[0] & 0x0fff, count > 1 ? ids[1] & 0x0fff : 0, count > 2 ? ids[2] & 0x0fff : 0);
+}
+
 /** The key of a decoded packet's VLAN stack. */
 export function packetVlanKey(d: DecodedPacket): number {
-  const n = d.vlanCount;
-  if (n === 0) return NO_VLAN;
-  if (n > MAX_VLAN_IDS) return UNTRACKED_VLAN;
-  const ids = d.vlanIds;
-  return vlanKey(ids[0], n > 1 ? ids[1] : 0, n > 2 ? ids[2] : 0);
+  return d.vlanCount === 0 ? NO_VLAN : vlanKeyOfIds(d.vlanIds, d.vlanCount);
 }
 
 /**
