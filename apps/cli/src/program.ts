@@ -12,6 +12,7 @@ import { mergeCommand } from "./commands/merge.js";
 import { rulesetsCommand } from "./commands/rulesets.js";
 import { sanitizeCommand } from "./commands/sanitize.js";
 import { serveCommand } from "./commands/serve.js";
+import { suricataCommand } from "./commands/suricata.js";
 import { workerCommand } from "./commands/worker.js";
 
 export function buildProgram(): Command {
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   program.addCommand(rulesetsCommand());
   program.addCommand(sanitizeCommand());
   program.addCommand(serveCommand());
+  program.addCommand(suricataCommand());
   program.addCommand(workerCommand());
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -14,9 +14,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { input?: string | Buffer; cwd?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
     cwd: options.cwd ?? repoRoot,
+    env: options.env ?? process.env,
     input: options.input,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,

@@ -20,6 +20,7 @@ interface SanitizeCommandOptions {
   out: string;
   verifyPasses: string;
   suricata?: string;
+  suricataSocket?: string;
   timeout?: string;
   runmode: string;
 }
@@ -40,10 +41,12 @@ export function sanitizeCommand(): Command {
     .option("--suricata <path>", "the suricata program (env TRACEMILL_SURICATA; default: suricata on the PATH)")
     .option("--timeout <seconds>", "stop a Suricata run after this long (default 7200)")
     .option("--runmode <mode>", "Suricata run mode: single or autofp", "single")
+    .option(
+      "--suricata-socket <path>",
+      "scan with the Suricata of `tracemill suricata serve` at this socket when it holds this run's rules (env TRACEMILL_SURICATA_SOCKET)",
+    )
     .action(async (capture: string, options: SanitizeCommandOptions) => {
-      if (options.runmode !== "single" && options.runmode !== "autofp") {
-        throw new TracemillError("BAD_OPTION", `--runmode is single or autofp, not ${options.runmode}`);
-      }
+      checkRunmode(options.runmode);
       // The outputs' names in --out (engine/sanitize writes these).
       const outputs = ["clean", "attacks"].flatMap((name) => [`${name}.pcap`, `${name}.pcapng`]);
       outputs.push("alerts.u2", "eve.json", "summary.json");
@@ -54,6 +57,8 @@ export function sanitizeCommand(): Command {
       const { sanitize } = await import("@tracemill/engine/sanitize");
       fs.mkdirSync(options.out, { recursive: true });
       const ruleset = options.ruleset ? await rulesetDir(options.ruleset) : undefined;
+      const socket = options.suricataSocket || process.env.TRACEMILL_SURICATA_SOCKET || undefined;
+      const daemons = socket ? (await import("@tracemill/engine/suricata")).servedDaemonSource(socket) : undefined;
       const bar = process.stderr.isTTY ? await progressBar() : undefined;
       const result = await sanitize(
         capture,
@@ -66,6 +71,11 @@ export function sanitizeCommand(): Command {
           suricataPath: options.suricata,
           timeoutMs: options.timeout === undefined ? undefined : (number(options.timeout, "--timeout") ?? 0) * 1000,
           runmode: options.runmode,
+          daemons,
+          // The run goes on as without a socket (the same outputs, the rules loaded for it alone), and says why.
+          onDaemonDeclined: (why) => {
+            process.stderr.write(`tracemill: warning: ${why}; this run loads the rules into a Suricata of its own\n`);
+          },
         },
         {
           outDir: options.out,
@@ -89,7 +99,13 @@ export function sanitizeCommand(): Command {
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
+export function checkRunmode(runmode: string): asserts runmode is "single" | "autofp" {
+  if (runmode !== "single" && runmode !== "autofp") {
+    throw new TracemillError("BAD_OPTION", `--runmode is single or autofp, not ${runmode}`);
+  }
+}
+
+export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
@@ -101,7 +117,7 @@ function number(text: string | undefined, option: string): number | undefined {
 }
 
 /** A path that exists is a directory; anything else is a name under the repository's rules/. */
-async function rulesetDir(value: string): Promise<string> {
+export async function rulesetDir(value: string): Promise<string> {
   if (fs.existsSync(value)) return value;
   const { resolveRuleset } = await import("@tracemill/engine/suricata");
   return (await resolveRuleset(value)).dir;

@@ -65,8 +65,8 @@ export function lendDaemons(child: ChildProcess, daemons: SuricataDaemons) {
 }
 
 function plainLease(lease: DaemonLease): DaemonLease {
-  const { socketPath, logFile, pid, version, ruleErrors } = lease;
-  return { socketPath, logFile, pid, version, ruleErrors };
+  const { socketPath, logFile, pid, version, ruleErrors, commandTimeoutMs } = lease;
+  return { socketPath, logFile, pid, version, ruleErrors, commandTimeoutMs };
 }
 
 /** The job process's side: a DaemonSource whose daemons its pool owns. */

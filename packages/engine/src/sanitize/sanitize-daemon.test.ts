@@ -1,6 +1,7 @@
 // sanitize through loaded Suricatas (SuricataDaemons) with the real Suricata: the same outputs as a one-shot run, a
-// killed daemon restarted and the run done again once (then a failure with Suricata's last lines), a cancel mid-scan
-// that leaves nothing behind, and no Suricata left in the process table once the daemons (or their owner) are gone.
+// killed daemon restarted and the run done again once (then a failure with Suricata's last lines), a frozen (hung)
+// daemon replaced after the command timeout and the run done again, a cancel mid-scan that leaves nothing behind, and
+// no Suricata left in the process table once the daemons (or their owner) are gone.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -39,6 +40,33 @@ function suricataProcesses(text: string): string[] {
   return execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
     .split("\n")
     .filter((line) => /^\s*\d+ (\S*\/)?suricata /.test(line) && line.includes(text));
+}
+
+/**
+ * 200 000 packets in 1 000 sessions: Suricata takes a second or more on them. A thousand built, then repeated 200
+ * times, each copy 10 s later. Written once.
+ */
+function bigCapture(): string {
+  const big = path.join(work, "big.pcap");
+  if (fs.existsSync(big)) return big;
+  const packets = [];
+  for (let i = 0; i < 1000; i++) {
+    const segment = tcp({ srcPort: 40_000 + i, dstPort: 80, payload: 200 });
+    const frame = ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, segment));
+    packets.push(capturedPacket(frame, { linkType: 1, tsSec: 1_700_000_000, tsNsec: i * 1000 }));
+  }
+  const template = pcapFile(packets);
+  const records = template.subarray(24);
+  const file = fs.openSync(big, "w");
+  fs.writeSync(file, template.subarray(0, 24));
+  const recordBytes = records.length / 1000;
+  for (let copy = 0; copy < 200; copy++) {
+    const view = new DataView(records.buffer, records.byteOffset, records.length);
+    for (let r = 0; r < 1000; r++) view.setUint32(r * recordBytes, 1_700_000_000 + copy * 10, true);
+    fs.writeSync(file, records);
+  }
+  fs.closeSync(file);
+  return big;
 }
 
 const withoutFlowIds = (text: string) => text.replace(/"flow_id":\d+,/g, "");
@@ -110,27 +138,58 @@ describe("sanitize with loaded Suricatas", () => {
     }
   }, 120_000);
 
+  it("replaces a Suricata frozen mid-scan once a command goes unanswered, and runs once more", async () => {
+    const commandTimeoutMs = 1500;
+    const daemons = new SuricataDaemons({ commandTimeoutMs });
+    let frozen = 0;
+    let frozenAt = 0;
+    const leased: number[] = [];
+    const source: DaemonSource = {
+      async acquire(setup, options) {
+        const lease = await daemons.acquire(setup, options);
+        leased.push(lease.pid);
+        return lease;
+      },
+      release: (lease: DaemonLease, broken: boolean) => daemons.release(lease, broken),
+    };
+    const stages: { stage: string; at: number }[] = [];
+    try {
+      const result = await sanitize(
+        bigCapture(),
+        { ruleFiles, daemons: source },
+        {
+          outDir: outDir(),
+          onProgress: ({ percent, stage }) => {
+            stages.push({ stage, at: performance.now() });
+            if (frozen === 0 && stage === "scanning with Suricata" && percent > 0) {
+              // Hung, not dead: the process stays in the table, its socket accepts and never answers.
+              frozen = leased[0];
+              frozenAt = performance.now();
+              process.kill(frozen, "SIGSTOP");
+            }
+          },
+        },
+      );
+      // 1 000 packets × 200 copies, none alerting with these rules.
+      expect((result.summary as { packets: unknown }).packets).toEqual({ input: 200_000, clean: 200_000, attacks: 0 });
+      expect(frozen).toBeGreaterThan(0);
+      expect(leased).toHaveLength(2);
+      expect(leased[1]).not.toBe(frozen);
+      const loads = stages.filter((s) => s.stage === "loading rules");
+      expect(loads).toHaveLength(2);
+      // Found hung by the command timeout, not by a death: the second load starts no sooner than the timeout.
+      expect(loads[1].at - frozenAt).toBeGreaterThanOrEqual(commandTimeoutMs);
+      expect(fs.existsSync(`/proc/${frozen}`)).toBe(false);
+      const [daemon] = await daemons.running();
+      expect(daemon.pid).toBe(leased[1]);
+    } finally {
+      if (frozen > 0 && fs.existsSync(`/proc/${frozen}`)) process.kill(frozen, "SIGKILL");
+      await daemons.stop();
+    }
+  }, 120_000);
+
   it("a cancel mid-scan, after real progress, leaves no output, no file and the daemon idle", async () => {
-    // 200 000 packets in 1 000 sessions: Suricata takes a second or more on them. A thousand built, then repeated
-    // 200 times, each copy 10 s later.
-    const packets = [];
-    for (let i = 0; i < 1000; i++) {
-      const segment = tcp({ srcPort: 40_000 + i, dstPort: 80, payload: 200 });
-      const frame = ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, segment));
-      packets.push(capturedPacket(frame, { linkType: 1, tsSec: 1_700_000_000, tsNsec: i * 1000 }));
-    }
-    const template = pcapFile(packets);
-    const records = template.subarray(24);
-    const big = path.join(work, "big.pcap");
-    const file = fs.openSync(big, "w");
-    fs.writeSync(file, template.subarray(0, 24));
-    const recordBytes = records.length / 1000;
-    for (let copy = 0; copy < 200; copy++) {
-      const view = new DataView(records.buffer, records.byteOffset, records.length);
-      for (let r = 0; r < 1000; r++) view.setUint32(r * recordBytes, 1_700_000_000 + copy * 10, true);
-      fs.writeSync(file, records);
-    }
-    fs.closeSync(file);
+    const big = bigCapture();
     const daemons = new SuricataDaemons();
     try {
       const controller = new AbortController();

@@ -6,6 +6,7 @@ import path from "node:path";
 import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
+import { DaemonDeclined } from "../suricata/served-daemon.js";
 import { SocketLost } from "../suricata/socket-client.js";
 import type { DaemonSource } from "../suricata/suricata-daemons.js";
 import type { SuricataRun, SuricataRunSetup } from "../suricata/suricata-run.js";
@@ -43,8 +44,11 @@ export interface SanitizeOptions {
   /**
    * Loaded Suricatas to scan with (a server's or worker's pool): rules compiled once per daemon, not per pass. A
    * daemon that dies or hangs is restarted and the sanitization run once more. Default: a Suricata process per pass.
+   * A source that declines (DaemonDeclined: a served daemon loaded with other rules, gone, or hung) leaves the run to
+   * a Suricata process per pass, after telling `onDaemonDeclined` why.
    */
   daemons?: DaemonSource;
+  onDaemonDeclined?: (reason: string) => void;
 }
 
 interface PassReport {
@@ -71,7 +75,14 @@ export async function sanitize(capture: string, options: SanitizeOptions, run: R
   const daemons = options.daemons;
   if (!daemons) return sanitizeWith(capture, options, run, setup, oneShotScanner(setup));
   for (let attempt = 1; ; attempt++) {
-    const scanner = await daemonScanner(setup, daemons, () => run.onProgress?.({ percent: 0, stage: "loading rules" }));
+    let scanner: Scanner;
+    try {
+      scanner = await daemonScanner(setup, daemons, () => run.onProgress?.({ percent: 0, stage: "loading rules" }));
+    } catch (error) {
+      if (!(error instanceof DaemonDeclined)) throw error;
+      options.onDaemonDeclined?.(error.message);
+      return sanitizeWith(capture, options, run, setup, oneShotScanner(setup));
+    }
     let broken = false;
     try {
       return await sanitizeWith(capture, options, run, setup, scanner);
@@ -281,6 +292,11 @@ async function sanitizeWith(
   }
 }
 
+/** The Suricata setup a sanitization with `options` runs (what a served daemon must be loaded with to scan for it). */
+export function suricataSetup(options: SanitizeOptions): Promise<SuricataRunSetup> {
+  return resolveSetup(options);
+}
+
 async function resolveSetup(options: SanitizeOptions, signal?: AbortSignal): Promise<SuricataRunSetup> {
   if (options.minSeverity !== undefined && !(Number.isInteger(options.minSeverity) && options.minSeverity >= 1)) {
     throw new TracemillError(
@@ -295,7 +311,8 @@ async function resolveSetup(options: SanitizeOptions, signal?: AbortSignal): Pro
     );
   }
   let ruleFiles: string[];
-  let classificationFile = options.classificationFile;
+  // Absolute, as the rules files: a served daemon's setup is compared by path whatever the directory a run starts in.
+  let classificationFile = options.classificationFile && path.resolve(options.classificationFile);
   if (options.ruleFiles && options.ruleFiles.length > 0) {
     ruleFiles = options.ruleFiles.map((f) => path.resolve(f));
     for (const file of ruleFiles) {

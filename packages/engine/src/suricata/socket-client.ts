@@ -22,7 +22,10 @@ export class SuricataSocket {
   private waiting: { resolve: (answer: SocketAnswer) => void; reject: (error: Error) => void } | undefined;
   private closed: Error | undefined;
 
-  private constructor(private readonly socket: net.Socket) {
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly timeoutMs: number,
+  ) {
     socket.setEncoding("utf8");
     socket.on("data", (text: string) => {
       this.buffer += text;
@@ -47,14 +50,17 @@ export class SuricataSocket {
     socket.on("close", () => end("Suricata closed its socket"));
   }
 
-  /** Connects and shakes hands; rejects with SocketLost when nothing answers there. */
+  /**
+   * Connects and shakes hands; rejects with SocketLost when nothing answers there. `timeoutMs` is how long each
+   * command of this connection may wait for its answer (default 15 s).
+   */
   static async connect(file: string, timeoutMs = defaultCommandMs): Promise<SuricataSocket> {
     const socket = net.createConnection(file);
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", resolve);
       socket.once("error", (error) => reject(new SocketLost(`no Suricata answers at ${file}: ${error.message}`)));
     });
-    const client = new SuricataSocket(socket);
+    const client = new SuricataSocket(socket, timeoutMs);
     const answer = await client.send({ version: PROTOCOL_VERSION }, timeoutMs);
     if (answer.return !== "OK") {
       client.close();
@@ -64,7 +70,7 @@ export class SuricataSocket {
   }
 
   /** Runs `command`; NOK answers are results (their message says why), a lost or silent socket rejects. */
-  command(command: string, args?: Record<string, unknown>, timeoutMs = defaultCommandMs): Promise<SocketAnswer> {
+  command(command: string, args?: Record<string, unknown>, timeoutMs = this.timeoutMs): Promise<SocketAnswer> {
     return this.send(args ? { command, arguments: args } : { command }, timeoutMs);
   }
 

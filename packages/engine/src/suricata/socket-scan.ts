@@ -45,7 +45,7 @@ export async function scanWithDaemon(
   if (options.onFlowLine) tails.push(new LineTail(path.join(workDir, eveFlowsFile), options.onFlowLine));
   const stopWatching = options.onFraction ? watchReading(() => lease.pid, input, options.onFraction) : () => {};
   const started = performance.now();
-  const socket = await SuricataSocket.connect(lease.socketPath);
+  const socket = await SuricataSocket.connect(lease.socketPath, lease.commandTimeoutMs);
   try {
     const added = await socket.command("pcap-file", { filename: input, "output-dir": workDir });
     if (added.return !== "OK") {

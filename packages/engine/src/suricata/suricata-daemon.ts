@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core";
 import { installHint, suricataProgram } from "./run-suricata.js";
-import { ruleErrorLines } from "./suricata-run.js";
 import { SuricataSocket } from "./socket-client.js";
 import { suricataConfig } from "./suricata-config.js";
+import { ruleErrorLines } from "./suricata-run.js";
 
 /** What a daemon is loaded with; two setups with the same key share one daemon. */
 export interface DaemonSetup {
@@ -29,7 +29,29 @@ export interface DaemonLease {
   pid: number;
   version: string;
   ruleErrors: string[];
+  /** A command it does not answer within this long means it hangs (default 15 s). */
+  commandTimeoutMs?: number;
 }
+
+export interface DaemonStartOptions {
+  /** Time allowed for loading the rules (default 10 minutes). */
+  startTimeoutMs?: number;
+  /** See DaemonLease.commandTimeoutMs. */
+  commandTimeoutMs?: number;
+  /** Stops the loading (CANCELLED) and the daemon. */
+  signal?: AbortSignal;
+}
+
+/** The files of a daemon's directory: its socket, Suricata's output, its process id, and the key it was loaded with. */
+export const daemonFiles = {
+  socket: "suricata.socket",
+  log: "suricata.log",
+  pid: "suricata.pid",
+  setup: "setup.json",
+} as const;
+
+/** The start of a daemon directory's name, in the temporary directory. */
+export const daemonDirPrefix = "tracemill-suricata-";
 
 const defaultStartMs = 10 * 60 * 1000;
 
@@ -64,6 +86,7 @@ export class SuricataDaemon implements DaemonLease {
   pid = 0;
   version = "";
   ruleErrors: string[] = [];
+  commandTimeoutMs?: number;
   /** Resolves when the process group has ended. */
   readonly exited: Promise<void>;
   private ended = false;
@@ -73,8 +96,8 @@ export class SuricataDaemon implements DaemonLease {
     readonly key: string,
     private readonly child: ChildProcess,
   ) {
-    this.socketPath = path.join(dir, "suricata.socket");
-    this.logFile = path.join(dir, "suricata.log");
+    this.socketPath = path.join(dir, daemonFiles.socket);
+    this.logFile = path.join(dir, daemonFiles.log);
     this.exited = new Promise((resolve) => {
       child.once("exit", () => {
         this.ended = true;
@@ -88,16 +111,16 @@ export class SuricataDaemon implements DaemonLease {
   }
 
   /** Starts Suricata and resolves once its socket answers (the rules are loaded then). */
-  static async start(setup: DaemonSetup, options: { startTimeoutMs?: number } = {}): Promise<SuricataDaemon> {
+  static async start(setup: DaemonSetup, options: DaemonStartOptions = {}): Promise<SuricataDaemon> {
     // A short path in the temporary directory: a unix socket's path is limited to 107 bytes.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-suricata-"));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), daemonDirPrefix));
     const key = daemonKey(setup);
     const config = path.join(dir, "suricata.yaml");
     fs.writeFileSync(config, suricataConfig({ logDir: dir, ...setup }));
-    fs.writeFileSync(path.join(dir, "setup.json"), `${key}\n`);
-    const log = fs.openSync(path.join(dir, "suricata.log"), "a");
+    fs.writeFileSync(path.join(dir, daemonFiles.setup), `${key}\n`);
+    const log = fs.openSync(path.join(dir, daemonFiles.log), "a");
     const program = suricataProgram(setup.suricataPath);
-    const args = [`--unix-socket=${path.join(dir, "suricata.socket")}`, "-c", config, "-l", dir, "-k", "none"];
+    const args = [`--unix-socket=${path.join(dir, daemonFiles.socket)}`, "-c", config, "-l", dir, "-k", "none"];
     const child = spawn("/bin/sh", ["-c", WATCHDOG, "sh", program, ...args, "--runmode", setup.runmode], {
       stdio: ["pipe", log, log],
       env: { ...process.env, TZ: "UTC", TRACEMILL_DAEMON_DIR: dir },
@@ -105,11 +128,12 @@ export class SuricataDaemon implements DaemonLease {
     });
     fs.closeSync(log);
     const daemon = new SuricataDaemon(dir, key, child);
+    daemon.commandTimeoutMs = options.commandTimeoutMs;
     // The owner's event loop is not held by its daemons; its exit closes their pipes.
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     try {
-      await daemon.waitReady(options.startTimeoutMs ?? defaultStartMs, program);
+      await daemon.waitReady(options.startTimeoutMs ?? defaultStartMs, program, options.signal);
     } catch (error) {
       await daemon.stop();
       throw error;
@@ -145,9 +169,10 @@ export class SuricataDaemon implements DaemonLease {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private async waitReady(timeoutMs: number, program: string): Promise<void> {
+  private async waitReady(timeoutMs: number, program: string, signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      if (signal?.aborted) throw new TracemillError("CANCELLED", "loading the rules was cancelled");
       if (this.ended) {
         const tail = this.logTail();
         if (/not found|No such file/.test(tail) && !fs.existsSync(program) && !program.includes("/")) {
@@ -170,23 +195,37 @@ export class SuricataDaemon implements DaemonLease {
         });
       }
       if (fs.existsSync(this.socketPath)) {
-        const socket = await SuricataSocket.connect(this.socketPath).catch(() => undefined);
-        if (socket) {
-          try {
-            const answer = await socket.command("version");
-            this.version = /^(\S+)/.exec(String(answer.message ?? ""))?.[1] ?? "";
-          } finally {
-            socket.close();
-          }
-          this.pid = Number(fs.readFileSync(path.join(this.dir, "suricata.pid"), "utf8").trim());
-          const text = fs.readFileSync(this.logFile, "utf8");
-          this.ruleErrors = ruleErrorLines(text);
+        const ready = await describeDaemon(this.dir, this.commandTimeoutMs).catch(() => undefined);
+        if (ready) {
+          this.version = ready.version;
+          this.pid = ready.pid;
+          this.ruleErrors = ready.ruleErrors;
           return;
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * The lease of the loaded daemon whose directory is `dir` (this process's or another's): its version asked through
+ * the socket, its process id and rule errors from its files. Rejects with SocketLost when its socket does not answer.
+ */
+export async function describeDaemon(dir: string, commandTimeoutMs?: number): Promise<DaemonLease> {
+  const socketPath = path.join(dir, daemonFiles.socket);
+  const logFile = path.join(dir, daemonFiles.log);
+  const socket = await SuricataSocket.connect(socketPath, commandTimeoutMs);
+  let version: string;
+  try {
+    const answer = await socket.command("version");
+    version = /^(\S+)/.exec(String(answer.message ?? ""))?.[1] ?? "";
+  } finally {
+    socket.close();
+  }
+  const pid = Number(fs.readFileSync(path.join(dir, daemonFiles.pid), "utf8").trim());
+  const ruleErrors = ruleErrorLines(fs.readFileSync(logFile, "utf8"));
+  return { socketPath, logFile, pid, version, ruleErrors, ...(commandTimeoutMs !== undefined && { commandTimeoutMs }) };
 }
 
 function processExists(pid: number): boolean {

@@ -18,6 +18,8 @@ export interface DaemonsOptions {
   idleMs?: number;
   /** Time allowed for loading the rules (default 10 minutes). */
   startTimeoutMs?: number;
+  /** A daemon that does not answer a command within this long is taken for hung and replaced (default 15 s). */
+  commandTimeoutMs?: number;
 }
 
 interface Entry {
@@ -84,7 +86,8 @@ export class SuricataDaemons implements DaemonSource {
         if (daemon) await daemon.stop();
         options.onLoading?.();
         // A cancelled caller stops waiting, not the loading: the next job finds the rules loaded.
-        const starting = SuricataDaemon.start(setup, { startTimeoutMs: this.options.startTimeoutMs });
+        const { startTimeoutMs, commandTimeoutMs } = this.options;
+        const starting = SuricataDaemon.start(setup, { startTimeoutMs, commandTimeoutMs });
         const current = entry;
         current.daemon = starting;
         starting.catch(() => {
@@ -106,7 +109,7 @@ export class SuricataDaemons implements DaemonSource {
     this.byLease.delete(lease);
     const daemon = lease as SuricataDaemon;
     // A holder that went away mid-scan (its process killed) may have left its file in the daemon: stopped first.
-    if (!broken && daemon.alive) broken = !(await settle(daemon.socketPath));
+    if (!broken && daemon.alive) broken = !(await settle(daemon.socketPath, daemon.commandTimeoutMs));
     if (broken) {
       held.entry.daemon = undefined;
       await daemon.stop();
@@ -148,10 +151,10 @@ export class SuricataDaemons implements DaemonSource {
  * Waits until the daemon reads no file (interrupting one left behind); false when it does not answer, so it is
  * taken for broken.
  */
-async function settle(socketPath: string): Promise<boolean> {
+async function settle(socketPath: string, commandTimeoutMs?: number): Promise<boolean> {
   let socket: SuricataSocket | undefined;
   try {
-    socket = await SuricataSocket.connect(socketPath);
+    socket = await SuricataSocket.connect(socketPath, commandTimeoutMs);
     for (let i = 0; i < 300; i++) {
       const current = await socket.command("pcap-current");
       const queued = await socket.command("pcap-file-number");
