@@ -104,7 +104,12 @@ export class FileRowSpill implements RowSpill {
   }
 
   /** Calls `each(filePosition, offset, length)` for the pieces of the run's bytes [from, from + length) by block. */
-  private pieces(file: RunFile, from: number, length: number, each: (position: number, offset: number, length: number) => void) {
+  private pieces(
+    file: RunFile,
+    from: number,
+    length: number,
+    each: (position: number, offset: number, length: number) => void,
+  ) {
     for (let offset = 0; offset < length; ) {
       const at = from + offset;
       const block = Math.floor(at / BLOCK_BYTES);
