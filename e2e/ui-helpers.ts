@@ -51,11 +51,14 @@ export async function createJob(
 
 export const card = (page: Page, title: string) => page.locator("article.job-card", { hasText: title });
 
-/** Waits until the job's card shows a finished status; returns that status. */
+/** Waits until the job's card shows a finished status ("warning": succeeded, with a suspect result); returns it. */
 export async function finished(page: Page, title: string, timeout = 60_000): Promise<string> {
-  const done = page.locator("article.job-card:is(.status-succeeded, .status-failed, .status-cancelled)", {
-    hasText: title,
-  });
+  const done = page.locator(
+    "article.job-card:is(.status-succeeded, .status-warning, .status-failed, .status-cancelled)",
+    {
+      hasText: title,
+    },
+  );
   await done.waitFor({ timeout });
   const className = (await done.getAttribute("class")) ?? "";
   return /status-(\w+)/.exec(className)?.[1] ?? "unknown";

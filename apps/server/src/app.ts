@@ -4,7 +4,6 @@ import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
-import fastifyStatic from "@fastify/static";
 import type { Health } from "@tracemill/contracts";
 import { TRACEMILL_VERSION } from "@tracemill/engine";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
@@ -14,6 +13,7 @@ import { answerClientError } from "./http/client-errors.js";
 import { rejectCrossSite } from "./http/csrf.js";
 import { openApiDocument } from "./http/openapi.js";
 import { securityHeaders } from "./http/security-headers.js";
+import { serveWebApp } from "./http/web-assets.js";
 import { apiAuthRoutes } from "./routes/api-auth.js";
 import { apiJobRoutes } from "./routes/api-jobs.js";
 import { apiLibraryRoutes } from "./routes/api-libraries.js";
@@ -99,9 +99,7 @@ export async function buildApp(config: ServerConfig): Promise<FastifyInstance> {
   resourceRoutes(app, ctx);
 
   const hasWebApp = config.webDir !== null && fs.existsSync(path.join(config.webDir, "index.html"));
-  if (hasWebApp && config.webDir) {
-    await app.register(fastifyStatic, { root: config.webDir, prefix: "/", wildcard: false });
-  }
+  if (hasWebApp && config.webDir) await serveWebApp(app, config.webDir);
   // Client-side routes (/ui/...) and unknown paths get the app shell, which shows Home for them.
   app.setNotFoundHandler((request, reply) => {
     if (!hasWebApp || request.method !== "GET" || request.url.startsWith("/api/")) {

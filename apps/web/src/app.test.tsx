@@ -61,15 +61,36 @@ describe("App shell", () => {
     expect(screen.queryByRole("link", { name: "Sign in" })).toBeNull();
   });
 
-  it("collapses and reopens the menu with its arrow button; it starts open", async () => {
-    fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
+  it("collapses to icons alone and reopens with its arrow button; it starts open", async () => {
+    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
     renderApp("/");
+    await screen.findByRole("link", { name: "Download" });
     const toggle = screen.getByRole("button", { name: "Collapse menu" });
     expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const menu = screen.getByRole("navigation", { name: "Main menu" });
+    const links = () => within(menu).getAllByRole("link");
+    const glyphs = (link: HTMLElement) => link.querySelectorAll("svg.menu-icon path").length;
+    expect(links()).toHaveLength(16);
+    for (const link of links()) expect(glyphs(link), link.textContent ?? "").toBe(1);
+
     await userEvent.click(toggle);
-    expect(screen.queryByRole("link", { name: "Shared Jobs" })).toBeNull();
+    expect(menu).toHaveClass("collapsed");
+    // Every entry is still there as its icon, named for screen readers and with its name as a tooltip.
+    expect(links()).toHaveLength(16);
+    for (const link of links()) {
+      const name = link.getAttribute("title") ?? "";
+      expect(glyphs(link), name).toBe(1);
+      expect(within(link).getByText(name)).toHaveClass("visually-hidden");
+    }
+    expect(within(menu).getByRole("link", { name: "Shared Jobs" })).toHaveAttribute("href", "/ui/public/dataSets");
+    // Distinct drawings, not one placeholder repeated.
+    const drawings = new Set(links().map((link) => link.querySelector("svg.menu-icon")?.innerHTML));
+    expect(drawings.size).toBe(16);
+
     await userEvent.click(screen.getByRole("button", { name: "Expand menu" }));
-    expect(screen.getByRole("link", { name: "Shared Jobs" })).toBeInTheDocument();
+    expect(menu).not.toHaveClass("collapsed");
+    expect(within(menu).getByText("Shared Jobs")).not.toHaveClass("visually-hidden");
+    expect(within(menu).getByRole("link", { name: "Shared Jobs" })).not.toHaveAttribute("title");
   });
 
   it("shows Home for unknown paths", async () => {

@@ -10,6 +10,7 @@ import { CreateJobPage } from "./jobs/create-job-page.js";
 import { JobDetailsPage } from "./jobs/job-details-page.js";
 import { MyJobsPage, SharedJobsPage } from "./jobs/job-lists.js";
 import { UpdateJobPage } from "./jobs/update-job-page.js";
+import { FlashNotice } from "./layout/flash-notice.js";
 import { PartnerLogos } from "./layout/partner-logos.js";
 import { SideMenu } from "./layout/side-menu.js";
 import { TopBar } from "./layout/top-bar.js";
@@ -41,6 +42,7 @@ export function App() {
           <div className="app-body">
             <SideMenu />
             <main id="main" tabIndex={-1}>
+              <FlashNotice />
               <Routes>
                 <Route path="/" element={<HomePage />} />
                 <Route path="/ui/login" element={<LoginPage />} />

@@ -11,7 +11,8 @@ export const capabilityNames: Record<Capability, string> = {
   images: "Grayscale Image Generator",
 };
 
-const glyphs: Record<Capability, ReactNode> = {
+/** Each capability's drawing (32 × 32, stroked), shared by its icon and its menu entry. */
+export const capabilityGlyphs: Record<Capability, ReactNode> = {
   extract: <path d="M6 8 h8 v8 h-8 z M18 10 h8 M18 14 h8 M6 20 h20 M6 24 h20" />,
   sanitize: <path d="M16 5 l9 4 v7 q0 7 -9 11 q-9 -4 -9 -11 v-7 z M12 16 l3 3 l6 -6" />,
   merge: <path d="M5 8 q9 0 11 8 q2 8 11 8 M5 24 q9 0 11 -8 M22 20 l5 4 l-5 4" />,
@@ -35,7 +36,7 @@ export function CapabilityIcon({ capability, size = 32 }: { capability: Capabili
       strokeLinecap="round"
       strokeLinejoin="round"
     >
-      {glyphs[capability]}
+      {capabilityGlyphs[capability]}
     </svg>
   );
 }

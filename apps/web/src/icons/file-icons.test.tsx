@@ -1,7 +1,7 @@
 // Which icon an output gets from its kind and name, and how the Parquet icon reads.
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { FileIcon, fileKindOf } from "./file-icons.js";
+import { FileIcon, fileKindOf, MIN_FILE_ICON_PX } from "./file-icons.js";
 
 describe("fileKindOf", () => {
   it("gives an extraction's Parquet output its own kind, by kind or by name", () => {
@@ -31,5 +31,21 @@ describe("FileIcon", () => {
     expect(csv).toHaveTextContent("CSV");
     const band = (icon: HTMLElement) => icon.querySelector("rect")?.getAttribute("fill");
     expect(band(parquet)).not.toBe(band(csv));
+  });
+});
+
+describe("FileIcon size", () => {
+  it("is never drawn narrower than 24 px, where its tag stays legible, and keeps the page's proportions", () => {
+    expect(MIN_FILE_ICON_PX).toBe(24);
+    render(
+      <>
+        <FileIcon kind="pcap" size={12} label="small" />
+        <FileIcon kind="pcap" size={40} label="large" />
+      </>,
+    );
+    const small = screen.getByRole("img", { name: "small" });
+    expect(small).toHaveAttribute("width", "24");
+    expect(Number(small.getAttribute("height"))).toBeCloseTo(28.8, 6);
+    expect(screen.getByRole("img", { name: "large" })).toHaveAttribute("width", "40");
   });
 });

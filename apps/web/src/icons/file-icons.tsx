@@ -124,13 +124,17 @@ export function fileKindTitle(kind: FileKind): string {
   return looks[kind].title;
 }
 
+/** Below this width the band's tag (PCAP, CSV, ATTACK) cannot be read, so no file icon is drawn smaller. */
+export const MIN_FILE_ICON_PX = 24;
+
 export function FileIcon({ kind, size = 32, label }: { kind: FileKind; size?: number; label?: string }) {
   const look = looks[kind] ?? looks.other;
+  const width = Math.max(size, MIN_FILE_ICON_PX);
   return (
     <svg
       className="icon file-icon"
-      width={size}
-      height={size * 1.2}
+      width={width}
+      height={width * 1.2}
       viewBox="0 0 30 36"
       role="img"
       aria-label={label ?? look.title}

@@ -73,7 +73,8 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     steps: [{ title: "Ruleset", render: (p) => <RulesetStep {...p} />, missing: noMissing }],
     advanced: ({ draft, setParam }) => (
       <NumberParam
-        label="Minimum alert severity (priority)"
+        label="Keep alerts of priority 1 to N (1 = most severe)"
+        hint="Suricata's priority 1 is the most severe. A session goes to the attack capture when one of its alerts has a priority from 1 to N; a larger N keeps more alerts."
         min={1}
         max={255}
         step={1}

@@ -263,6 +263,21 @@ describe("job creation", () => {
     );
   });
 
+  it("sanitization's severity threshold reads as the range of priorities kept, 1 the most severe", async () => {
+    const calls = server();
+    renderApp("/ui/clear");
+    await stepOne("Clean", "Capture to sanitize");
+    await userEvent.click(screen.getByText("Advanced parameters"));
+    const threshold = screen.getByLabelText("Keep alerts of priority 1 to N (1 = most severe)");
+    expect(threshold).toHaveAttribute("placeholder", "3");
+    expect(threshold).toHaveAccessibleDescription(/priority 1 is the most severe.*a larger N keeps more alerts/);
+    expect(screen.queryByText(/Minimum alert severity/)).toBeNull();
+    fireEvent.change(threshold, { target: { value: "1" } });
+    await userEvent.click(screen.getByRole("button", { name: "Create job" }));
+    // The API parameter keeps its name and meaning: alerts of priority ≤ minSeverity count.
+    await waitFor(() => expect(created(calls)).toMatchObject({ capability: "sanitize", params: { minSeverity: 1 } }));
+  });
+
   it("uses an earlier job's output instead of an upload", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),

@@ -7,6 +7,8 @@ import { useNavigate } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
+import { withNotice } from "../layout/flash-notice.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { capabilityForms } from "./capability-forms.js";
 import { type Draft, emptyDraft, toRequest, withDerivedParam, withParam } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
@@ -16,16 +18,19 @@ import type { StepProps } from "./step-props.js";
 
 export function CreateJobPage({ capability }: { capability: Capability }) {
   const form = capabilityForms[capability];
+  usePageTitle(capabilityNames[capability]);
   const [draft, setDraft] = useState<Draft>(() => emptyDraft(capability));
   const [step, setStep] = useState(0);
-  const [problem, setProblem] = useState<string>();
+  // What Next or Create last found missing; every change checks the step again, so a fix clears it at once (and
+  // undoing the fix brings it back), while the next missing thing waits for the next Next.
+  const [reported, setReported] = useState<string>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
     mutationFn: () => api.createJob(toRequest(capability, draft)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["jobs"] });
-      navigate("/ui/dataSets");
+      navigate("/ui/dataSets", withNotice(`Job “${draft.title.trim()}” created.`));
     },
   });
 
@@ -47,12 +52,19 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
     return form.steps[step - 1].missing(draft);
   }
 
+  const problem = reported !== undefined && missingNow() === reported ? reported : undefined;
+
+  function goTo(next: number) {
+    setReported(undefined);
+    setStep(next);
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     const missing = missingNow();
-    setProblem(missing);
+    setReported(missing);
     if (missing) return;
-    if (step < last) setStep(step + 1);
+    if (step < last) goTo(step + 1);
     else create.mutate();
   }
 
@@ -128,7 +140,7 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
         )}
         <div className="form-actions">
           {step > 0 && (
-            <button type="button" onClick={() => setStep(step - 1)}>
+            <button type="button" onClick={() => goTo(step - 1)}>
               Back
             </button>
           )}

@@ -193,7 +193,7 @@ export function FilePicker(props: {
       )}
       {value && (
         <p className="picked" data-testid="picked-file">
-          <FileIcon kind={fileKindOf("", value.name)} size={18} /> {value.name}
+          <FileIcon kind={fileKindOf("", value.name)} size={24} /> {value.name}
           {value.size !== undefined && ` (${formatBytes(value.size)})`}
         </p>
       )}

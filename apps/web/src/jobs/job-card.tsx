@@ -63,7 +63,7 @@ export function JobCard({
           {job.outputs.map((output) => (
             <li key={output.name}>
               <a href={api.outputUrl(job.id, output.name)} download={output.name}>
-                <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} />
+                <FileIcon kind={fileKindOf(output.kind, output.name)} size={24} />
                 {output.name}
               </a>{" "}
               <small>{formatBytes(output.size)}</small>

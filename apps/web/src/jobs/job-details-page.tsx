@@ -7,6 +7,7 @@ import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
@@ -94,6 +95,7 @@ export function JobDetailsPage() {
     enabled: id !== "",
     refetchInterval: (q) => (q.state.data?.status === "running" || q.state.data?.status === "queued" ? 2000 : false),
   });
+  usePageTitle(job.data?.title ?? "Job details");
   if (!id) return <p>No job chosen.</p>;
   if (job.error) return <ErrorBanners messages={messagesOf(job.error)} />;
   if (!job.data) return <p aria-busy="true">Loading…</p>;
@@ -178,7 +180,7 @@ function Details({ job }: { job: Job }) {
                 <tr key={output.name}>
                   <td>
                     <a href={api.outputUrl(job.id, output.name)} download={output.name} className="with-icon">
-                      <FileIcon kind={fileKindOf(output.kind, output.name)} size={18} /> {output.name}
+                      <FileIcon kind={fileKindOf(output.kind, output.name)} size={24} /> {output.name}
                     </a>
                   </td>
                   <td>{formatBytes(output.size)}</td>
@@ -211,7 +213,7 @@ function Details({ job }: { job: Job }) {
             <tr key={`${input.role}-${index}`}>
               <td>{input.role}</td>
               <td>
-                <FileIcon kind={fileKindOf(input.format, input.name)} size={16} /> {input.name}
+                <FileIcon kind={fileKindOf(input.format, input.name)} size={24} /> {input.name}
               </td>
               <td>{input.format}</td>
               <td>{formatBytes(input.size)}</td>

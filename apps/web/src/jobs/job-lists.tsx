@@ -5,12 +5,14 @@ import type { Job } from "@tracemill/contracts";
 import { Link } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { JobCard } from "./job-card.js";
 
 const POLL_MS = 2000;
 const anyActive = (jobs: Job[] | undefined) => jobs?.some((j) => j.status === "queued" || j.status === "running");
 
 export function MyJobsPage() {
+  usePageTitle("My Jobs");
   const queryClient = useQueryClient();
   const jobs = useQuery({
     queryKey: ["jobs", "mine"],
@@ -57,6 +59,7 @@ export function MyJobsPage() {
 }
 
 export function SharedJobsPage() {
+  usePageTitle("Shared Jobs");
   const jobs = useQuery({
     queryKey: ["jobs", "public"],
     queryFn: api.publicJobs,

@@ -9,6 +9,8 @@ export function NumberParam(props: {
   max?: number;
   step?: number;
   unit?: string;
+  /** What the number means, read by screen readers with the field. */
+  hint?: string;
   onChange(value: number | undefined): void;
 }) {
   const id = useId();
@@ -28,8 +30,14 @@ export function NumberParam(props: {
         step={props.step ?? "any"}
         value={shown}
         placeholder={props.defaultValue === undefined ? "" : String(props.defaultValue)}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
         onChange={(e) => props.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
       />
+      {props.hint && (
+        <small className="hint" id={`${id}-hint`}>
+          {props.hint}
+        </small>
+      )}
       {props.defaultValue !== undefined && <small className="hint">Default: {props.defaultValue}</small>}
     </div>
   );

@@ -5,6 +5,8 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
+import { withNotice } from "../layout/flash-notice.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { SwitchParam } from "./param-fields.js";
 
 export function UpdateJobPage() {
@@ -12,9 +14,12 @@ export function UpdateJobPage() {
   const id = search.get("id") ?? "";
   const job = useQuery({ queryKey: ["job", id], queryFn: () => api.job(id), enabled: id !== "" });
   const [form, setForm] = useState({ title: search.get("title") ?? "", description: "", public: false });
-  const [problem, setProblem] = useState<string>();
+  // Once a submit has found the title empty, every change checks it again: typing one clears the error at once.
+  const [checked, setChecked] = useState(false);
+  const problem = checked && !form.title.trim() ? "Title is required" : undefined;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  usePageTitle(job.data ? (job.data.isOwner ? `Edit: ${job.data.title}` : job.data.title) : "Edit job");
   useEffect(() => {
     if (job.data) setForm({ title: job.data.title, description: job.data.description, public: job.data.public });
   }, [job.data]);
@@ -24,15 +29,14 @@ export function UpdateJobPage() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["jobs"] });
       await queryClient.invalidateQueries({ queryKey: ["job", id] });
-      navigate("/ui/dataSets");
+      navigate("/ui/dataSets", withNotice(`Saved “${form.title.trim()}”.`));
     },
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.title.trim()) return setProblem("Title is required");
-    setProblem(undefined);
-    save.mutate();
+    setChecked(true);
+    if (form.title.trim()) save.mutate();
   }
 
   if (!id) return <p>No job chosen.</p>;

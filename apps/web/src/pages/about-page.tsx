@@ -1,9 +1,11 @@
 // About / Contact: the purpose, the disclaimer (SPEC §1) and how to reach the developers.
 import { CodeHostIcon } from "../icons/capability-icons.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 export const REPOSITORY_URL = "https://github.com/tracemill/tracemill";
 
 export function AboutPage() {
+  usePageTitle("About / Contact");
   return (
     <section className="prose">
       <h1>About / Contact</h1>

@@ -3,6 +3,7 @@ import { type Capability, capabilities } from "@tracemill/contracts";
 import { Link } from "react-router";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, type FileKind } from "../icons/file-icons.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { capabilityRoutes } from "./capability-routes.js";
 
 const descriptions: Record<Capability, { text: string; reads: FileKind[]; writes: FileKind[] }> = {
@@ -38,7 +39,13 @@ const descriptions: Record<Capability, { text: string; reads: FileKind[]; writes
   },
 };
 
+/** "a Feature Extraction", "an Automated Traffic Labeling": every capability name is read as it is spelled. */
+function withArticle(name: string): string {
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
+}
+
 export function CapabilitiesPage() {
+  usePageTitle("Capabilities Descriptions");
   return (
     <section>
       <h1>Capabilities Descriptions</h1>
@@ -54,14 +61,14 @@ export function CapabilitiesPage() {
               <p className="io">
                 Reads{" "}
                 {d.reads.map((k) => (
-                  <FileIcon key={k} kind={k} size={22} />
+                  <FileIcon key={k} kind={k} size={24} />
                 ))}{" "}
                 · writes{" "}
                 {d.writes.map((k) => (
-                  <FileIcon key={k} kind={k} size={22} />
+                  <FileIcon key={k} kind={k} size={24} />
                 ))}
               </p>
-              <Link to={capabilityRoutes[capability]}>Start a {capabilityNames[capability]} job</Link>
+              <Link to={capabilityRoutes[capability]}>Start {withArticle(capabilityNames[capability])} job</Link>
             </article>
           );
         })}

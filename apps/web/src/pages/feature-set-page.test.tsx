@@ -105,4 +105,24 @@ describe("Feature Set page", () => {
     expect(screen.getByRole("table", { name: "Session key" })).toBeInTheDocument();
     expect(screen.queryByText(/Loading the feature sets/)).not.toBeInTheDocument();
   });
+
+  it("marks the cells the stylesheet keeps on one line, and wraps each table in its own scrolling box", async () => {
+    // jsdom computes no layout (e2e/polish.e2e.test.ts measures it in Chromium): here, the structure the CSS relies on.
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/feature-sets": () => ({ body: featureSets }),
+    });
+    renderApp("/ui/resources/feature/set");
+    const cic = await screen.findByRole("table", { name: "cic" });
+    expect(cic).toHaveClass("feature-columns");
+    expect(cic.parentElement).toHaveClass("scroll-x");
+    for (const row of within(cic).getAllByRole("row").slice(1)) {
+      const [index, name, type] = within(row).getAllByRole("cell");
+      expect(index).toHaveClass("nowrap", "index");
+      expect(name).toHaveClass("column-name");
+      expect(name.querySelector("code")).toHaveTextContent(name.textContent ?? "");
+      expect(type).toHaveClass("nowrap");
+    }
+    expect(within(cic).getByRole("cell", { name: "10" })).toHaveClass("index");
+  });
 });

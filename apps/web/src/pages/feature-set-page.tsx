@@ -6,6 +6,7 @@ import { messagesOf } from "../api/client.js";
 import { useFeatureSets } from "../api/feature-sets.js";
 import { type ColumnType, definitionsBySet, sessionKeyColumns } from "../data/feature-columns.js";
 import { ErrorBanners } from "../forms/fields.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 interface ShownColumn {
   name: string;
@@ -15,6 +16,7 @@ interface ShownColumn {
 }
 
 export function FeatureSetPage() {
+  usePageTitle("Feature Set");
   const sets = useFeatureSets();
   return (
     <section>
@@ -101,7 +103,7 @@ function ColumnsSection(props: {
             {props.columns.map((column, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a set may repeat a name, as CICFlowMeter's columns do
               <tr key={i}>
-                <td className="nowrap">{props.first + i}</td>
+                <td className="nowrap index">{props.first + i}</td>
                 <td className="column-name">
                   <code>{column.name}</code>
                 </td>

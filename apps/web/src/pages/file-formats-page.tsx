@@ -1,5 +1,6 @@
 // File Formats: the file kinds Tracemill reads and writes, with the icon each has throughout the app.
 import { FileIcon, type FileKind, fileKindTitle } from "../icons/file-icons.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 export const documentedKinds: { kind: FileKind; text: string }[] = [
   { kind: "pcap", text: "Raw capture: pcap 2.4 (also read: pcapng, ERF, raw IP; optionally gzip-compressed)." },
@@ -22,6 +23,7 @@ export const documentedKinds: { kind: FileKind; text: string }[] = [
 ];
 
 export function FileFormatsPage() {
+  usePageTitle("File Formats");
   return (
     <section>
       <h1>File Formats</h1>

@@ -3,9 +3,11 @@ import { capabilities } from "@tracemill/contracts";
 import { useState } from "react";
 import { Link } from "react-router";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
+import { usePageTitle } from "../layout/page-title.js";
 import { capabilityRoutes } from "./capability-routes.js";
 
 export function HomePage() {
+  usePageTitle();
   const [more, setMore] = useState(false);
   return (
     <section>

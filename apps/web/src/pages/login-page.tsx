@@ -5,13 +5,17 @@ import { useAuth } from "../auth/auth-context.js";
 import { nextPath } from "../auth/require-auth.js";
 import { ErrorBanners, ShowPasswordToggle, TextField } from "../forms/fields.js";
 import { type FieldErrors, validateLogin } from "../forms/validation.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 export function LoginPage() {
+  usePageTitle("Login");
   const { isAuthenticated, loading, errors, signIn } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const [form, setForm] = useState({ email: "", password: "" });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors<"email" | "password">>({});
+  // Once a submit has shown errors, every change checks the form again: a fixed field loses its error at once.
+  const [checked, setChecked] = useState(false);
+  const fieldErrors: FieldErrors<"email" | "password"> = checked ? validateLogin(form) : {};
   const [shown, setShown] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -19,9 +23,8 @@ export function LoginPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validateLogin(form);
-    setFieldErrors(found);
-    if (Object.keys(found).length > 0) return;
+    setChecked(true);
+    if (Object.keys(validateLogin(form)).length > 0) return;
     setBusy(true);
     const ok = await signIn({ email: form.email.trim(), password: form.password });
     setBusy(false);

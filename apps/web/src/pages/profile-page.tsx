@@ -6,8 +6,10 @@ import { useAuth } from "../auth/auth-context.js";
 import { StatusIcon, statusLabel } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { formatBytes } from "../jobs/file-picker.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 export function ProfilePage() {
+  usePageTitle("Profile");
   const { user } = useAuth();
   const jobs = useQuery({ queryKey: ["jobs", "mine"], queryFn: api.myJobs });
   const files = useQuery({ queryKey: ["files"], queryFn: api.files, retry: false });
@@ -47,7 +49,7 @@ export function ProfilePage() {
             {files.data.map((file) => (
               <tr key={file.id}>
                 <td>
-                  <FileIcon kind={fileKindOf(file.format, file.name)} size={16} /> {file.name}
+                  <FileIcon kind={fileKindOf(file.format, file.name)} size={24} /> {file.name}
                 </td>
                 <td>{file.format}</td>
                 <td>{formatBytes(file.size)}</td>

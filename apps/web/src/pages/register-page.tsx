@@ -4,27 +4,31 @@ import { Link, useNavigate } from "react-router";
 import { useAuth } from "../auth/auth-context.js";
 import { ErrorBanners, ShowPasswordToggle, TextField } from "../forms/fields.js";
 import { type FieldErrors, validateRegister } from "../forms/validation.js";
+import { withNotice } from "../layout/flash-notice.js";
+import { usePageTitle } from "../layout/page-title.js";
 
 type Field = "userName" | "email" | "password" | "Renewpassword";
 
 export function RegisterPage() {
+  usePageTitle("Register");
   const { errors, signUp } = useAuth();
   const navigate = useNavigate();
   const [form, setForm] = useState<Record<Field, string>>({ userName: "", email: "", password: "", Renewpassword: "" });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors<Field>>({});
+  // Once a submit has shown errors, every change checks the form again: a fixed field loses its error at once.
+  const [checked, setChecked] = useState(false);
+  const fieldErrors: FieldErrors<Field> = checked ? validateRegister(form) : {};
   const [shown, setShown] = useState(false);
   const [busy, setBusy] = useState(false);
   const set = (field: Field) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validateRegister(form);
-    setFieldErrors(found);
-    if (Object.keys(found).length > 0) return;
+    setChecked(true);
+    if (Object.keys(validateRegister(form)).length > 0) return;
     setBusy(true);
     const ok = await signUp({ ...form, userName: form.userName.trim(), email: form.email.trim() });
     setBusy(false);
-    if (ok) navigate("/ui/login");
+    if (ok) navigate("/ui/login", withNotice(`Account created for ${form.email.trim()}. Sign in to start.`));
   }
 
   return (

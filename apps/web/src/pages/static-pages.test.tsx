@@ -49,6 +49,14 @@ describe("static and resource pages", () => {
     fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
     const view = renderApp("/ui/resources/capabilities");
     expect(screen.getAllByRole("article")).toHaveLength(6);
+    // The article follows the name's sound: "an Automated…", "a Feature…".
+    expect(screen.getByRole("link", { name: "Start an Automated Traffic Labeling job" })).toHaveAttribute(
+      "href",
+      "/ui/extract/labeling",
+    );
+    expect(screen.getByRole("link", { name: "Start a Feature Extraction job" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Start a Grayscale Image Generator job" })).toBeInTheDocument();
+    expect(screen.queryByText(/\bStart a [AEIOU]/)).toBeNull();
     view.unmount();
     renderApp("/ui/resources/usage");
     expect(screen.getByText(/An account is needed/)).toBeInTheDocument();

@@ -1,7 +1,9 @@
 // The usage guide: the interface, the account, what a job is, the files, and the steps of each capability.
 import { Link } from "react-router";
+import { usePageTitle } from "../layout/page-title.js";
 
 export function UsagePage() {
+  usePageTitle("Capability Usage");
   return (
     <section className="prose">
       <h1>Capability Usage</h1>
