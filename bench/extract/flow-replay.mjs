@@ -4,7 +4,7 @@
 // packet), then replayed through FlowTable + FeatureSet with the extract pass's hooks and no rows; only the replay is
 // timed. Environment: LIMIT=N replays the first N packets only, REPEAT=R replays them R times over, each time shifted
 // past the last (LIMIT=100000 REPEAT=100: few enough live sessions to stay in cache, so that the figure is
-// instructions rather than memory).
+// instructions rather than memory); FEATURES=tracemill,cic,nfstream chooses the feature sets (default: tracemill).
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -57,7 +57,7 @@ await engine.readCapture(capture, (captured) => {
   words[o + INDEX] = captured.index;
 });
 
-const features = new FeatureSet();
+const features = new FeatureSet(core.featureSetsNamed((process.env.FEATURES ?? "tracemill").split(",")));
 let sessions = 0;
 const table = new FlowTable({
   onStart(session, packet) {

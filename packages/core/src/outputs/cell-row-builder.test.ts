@@ -148,6 +148,40 @@ describe("cell rows", () => {
     expect(rows).toEqual([[1n, 2.5, 4.2e-8]]);
   });
 
+  it("read back times and integers exactly across the int64's word boundary and at its ends", () => {
+    const times: [number, number][] = [
+      [0, 0],
+      [-1, 999_999_999],
+      [4, 294_967_295],
+      [4, 294_967_296],
+      [65_535, 999_999_999],
+      [65_536, 0],
+      [-65_537, 5],
+      [1_700_000_000, 123_456_789],
+      [9_223_372_035, 999_999_999],
+      [-9_223_372_036, 0],
+      [-9_223_372_036, 854_775_807],
+    ];
+    // And a spread of others (a fixed linear congruential sequence), seconds of either sign.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let i = 0; i < 200; i++)
+      times.push([(next() % 2_000_000_000) * (i % 2 ? -4 : 4) + (next() % 4), next() % 1e9]);
+    const ints = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, -1, -(2 ** 31), -(2 ** 31) - 1];
+    const cell = new CellRowBuilder();
+    cell.start();
+    for (const [sec, nsec] of times) cell.epoch(sec, nsec);
+    for (const value of ints) cell.signed(value);
+    const types: ColumnType[] = [...times.map(() => "time" as const), ...ints.map(() => "int" as const)];
+    const { rows } = readBack([cell.bytes.slice(0, cell.length)], types, 8);
+    expect(rows).toEqual([
+      [...times.map(([sec, nsec]) => BigInt(sec) * 1_000_000_000n + BigInt(nsec)), ...ints.map((v) => BigInt(v))],
+    ]);
+  });
+
   it("refuse a time Parquet's nanoseconds cannot hold", () => {
     const cell = new CellRowBuilder();
     cell.start();

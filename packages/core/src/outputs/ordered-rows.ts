@@ -1,5 +1,5 @@
 // Puts rows that finish out of order back into sequence order (session start order) in bounded, reused memory.
-import { LENGTH_BYTES, type RowSpill, SpilledRun, stage, writeLength } from "./row-spill.js";
+import { type RowSpill, SpilledRun, stage } from "./row-spill.js";
 
 const CHUNK_SIZE = 1 << 20;
 /**
@@ -30,8 +30,9 @@ const ENTRY = 3;
  * interleaving, 12 bytes per row waiting in memory (its chunk, offset and length side by side), and an index of 4
  * bytes per number between the oldest unfinished row and the newest put, which says where each row waits.
  *
- * With a spill, once the rows waiting in memory exceed `memoryBytes` they are all written to it in number order, each
- * after its length (a run), and the arena is emptied; rows come due from the runs through one read buffer each. A few sessions that last the whole capture hold every later row back, so without a spill the waiting rows
+ * With a spill, once the rows waiting in memory exceed `memoryBytes` they are all appended to it in number order (a
+ * run), followed by their lengths, and the arena is emptied; rows come due from the runs through one read buffer
+ * each. A few sessions that last the whole capture hold every later row back, so without a spill the waiting rows
  * grow with the capture; with one, what grows is the index, hence 4 bytes a row rather than every row's offset and
  * length beside it.
  */
@@ -66,6 +67,8 @@ export class OrderedRows {
   /** Spilled runs by number; null once every row of the run has been passed on. */
   private readonly runs: (SpilledRun | null)[] = [];
   private spillBytes = 0;
+  /** Bytes appended to the spill: the rows and each run's lengths. */
+  private spillPosition = 0;
   /** The lowest row number put in memory since the last spill: a spill looks for rows in memory from there on. */
   private lowestInMemory = Number.POSITIVE_INFINITY;
 
@@ -96,7 +99,7 @@ export class OrderedRows {
     return this.spare.length * CHUNK_SIZE;
   }
 
-  /** Row bytes appended to the spill so far (each row's length comes on top, 4 bytes a row). */
+  /** Row bytes appended to the spill so far (each run's row lengths come on top, 4 bytes a row). */
   get spilledBytes(): number {
     return this.spillBytes;
   }
@@ -176,14 +179,9 @@ export class OrderedRows {
         this.freeEntries.push(where - 1);
       } else {
         const run = this.runs[-where - 1]!;
-        // Filling moves the run's unread bytes within its buffer, which the piece may be part of.
-        if (!run.holds(LENGTH_BYTES)) {
-          if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
-          piece = null;
-          run.fill(this.spill!, LENGTH_BYTES);
-        }
-        length = run.nextLength();
+        length = run.nextLength(this.spill!);
         if (!run.holds(length)) {
+          // Filling overwrites the run's buffer, which the piece may be part of.
           if (piece !== null) this.sink(piece, pieceStart, pieceEnd);
           piece = null;
           run.fill(this.spill!, length);
@@ -212,38 +210,49 @@ export class OrderedRows {
   }
 
   /**
-   * Writes every row waiting in memory to the spill as a new run, in number order, each after its length, and empties
-   * the arena; their index words then name the run.
+   * Appends every row waiting in memory to the spill, in number order (rows that are neighbours in a chunk too in
+   * one copy), then their lengths, and empties the arena; their index words then name the run.
    */
   private spillWaiting(spill: RowSpill): void {
-    const number = this.runs.length;
-    const run = -(number + 1);
-    const count = this.entriesUsed - this.freeEntries.length;
-    const bytes = this.waitingBytes + LENGTH_BYTES * count;
-    spill.start(number, bytes);
+    const run = -(this.runs.length + 1);
+    const start = this.spillPosition;
     const staging = this.spare.pop() ?? new Uint8Array(CHUNK_SIZE);
     const index = this.index;
     const entries = this.entries;
     const mask = this.mask;
+    const lengths = new Int32Array(this.entriesUsed - this.freeEntries.length);
+    let count = 0;
     let used = 0;
+    // The piece of neighbouring rows being gathered, in locals (not variables a closure shares, which lived in a
+    // context object: a load or store each per row, and a write barrier per chunk change).
+    let from: Uint8Array | null = null;
+    let fromStart = 0;
+    let fromEnd = 0;
     for (let seq = Math.max(this.next + 1, this.lowestInMemory); seq <= this.highest; seq++) {
       const slot = seq & mask;
       const where = index[slot];
       if (where <= 0) continue;
       const at = ENTRY * (where - 1);
+      const chunk = this.chunks[entries[at]]!;
       const offset = entries[at + 1];
       const length = entries[at + 2];
-      if (used + LENGTH_BYTES > staging.length) {
-        spill.append(number, staging, 0, used);
-        used = 0;
+      lengths[count++] = length;
+      if (chunk === from && offset === fromEnd) {
+        fromEnd += length;
+      } else {
+        if (from !== null) used = stage(spill, staging, used, from, fromStart, fromEnd);
+        from = chunk;
+        fromStart = offset;
+        fromEnd = offset + length;
       }
-      writeLength(staging, used, length);
-      used = stage(spill, number, staging, used + LENGTH_BYTES, this.chunks[entries[at]]!, offset, offset + length);
       index[slot] = run;
     }
-    if (used > 0) spill.append(number, staging, 0, used);
+    if (from !== null) used = stage(spill, staging, used, from, fromStart, fromEnd);
+    if (used > 0) spill.append(staging, 0, used);
+    spill.append(new Uint8Array(lengths.buffer), 0, 4 * count);
     this.spillBytes += this.waitingBytes;
-    this.runs.push(new SpilledRun(number, bytes, count));
+    this.spillPosition += this.waitingBytes + 4 * count;
+    this.runs.push(new SpilledRun(start, start + this.waitingBytes, count));
     this.waitingBytes = 0;
     this.entriesUsed = 0;
     this.freeEntries.length = 0;

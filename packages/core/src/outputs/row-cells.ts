@@ -13,6 +13,8 @@ export type ColumnValues =
   | { readonly type: "string"; readonly offsets: Int32Array; readonly bytes: Uint8Array }
   | { readonly type: "list"; readonly offsets: Int32Array; readonly values: BigInt64Array };
 
+const TWO_POW_16 = 2 ** 16;
+const TWO_POW_31 = 2 ** 31;
 const TWO_POW_32 = 2 ** 32;
 const KINDS: readonly ColumnType[] = ["real", "int", "time", "string", "list"];
 const REAL = 0;
@@ -113,12 +115,18 @@ export class RowCells {
           columns[c].reals[row] = words[at++];
         } else if (kind === INT) {
           const value = words[at++];
-          const high = Math.floor(value / TWO_POW_32);
           const int32 = columns[c].words;
-          int32[2 * row] = (value - high * TWO_POW_32) | 0;
-          int32[2 * row + 1] = high | 0;
+          if (value >= 0 && value < TWO_POW_31) {
+            // Counts, sizes, ports: most values, without the division.
+            int32[2 * row] = value;
+            int32[2 * row + 1] = 0;
+          } else {
+            const high = Math.floor(value / TWO_POW_32);
+            int32[2 * row] = (value - high * TWO_POW_32) | 0;
+            int32[2 * row + 1] = high | 0;
+          }
         } else if (kind === TIME) {
-          columns[c].int64[row] = nanoseconds(words[at], words[at + 1]);
+          nanoseconds(columns[c].words, 2 * row, words[at], words[at + 1]);
           at += 2;
         } else if (kind === STRING) {
           const column = columns[c];
@@ -190,12 +198,25 @@ function grow(column: Filling, extra: number): void {
   column.listWords = new Int32Array(bytes.buffer);
 }
 
-/** An instant from whole seconds and nanoseconds as int64 nanoseconds, exactly (past 2^53 ns, so as a bigint). */
-function nanoseconds(sec: number, nsec: number): bigint {
+/**
+ * An instant from whole seconds and nanoseconds as int64 nanoseconds, exactly, into words[at] (low) and words[at + 1]
+ * (high): with sec = hi·2^16 + lo, the nanoseconds are hi·10^9·2^16 + (lo·10^9 + nsec), each part below 2^53 and so
+ * exact in doubles (bigints, made per row, were a large part of turning the rows into columns).
+ */
+function nanoseconds(words: Int32Array, at: number, sec: number, nsec: number): void {
   if (sec > MAX_SECONDS || sec < -MAX_SECONDS - 1)
     throw new TracemillError(
       "OUTPUT_FAILED",
       `a session starts at ${sec} s since 1970, outside what Parquet's TIMESTAMP(NANOS) holds (years 1677 to 2262)`,
     );
-  return BigInt(sec) * 1_000_000_000n + BigInt(nsec);
+  const hi = Math.floor(sec / TWO_POW_16);
+  const a = hi * 1e9;
+  const b = (sec - hi * TWO_POW_16) * 1e9 + nsec;
+  // a·2^16 = ah·2^32 + al·2^16; b = bh·2^32 + (b − bh·2^32).
+  const ah = Math.floor(a / TWO_POW_16);
+  const bh = Math.floor(b / TWO_POW_32);
+  const low = (a - ah * TWO_POW_16) * TWO_POW_16 + (b - bh * TWO_POW_32);
+  const carry = low >= TWO_POW_32 ? 1 : 0;
+  words[at] = low | 0;
+  words[at + 1] = (ah + bh + carry) | 0;
 }

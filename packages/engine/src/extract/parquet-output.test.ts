@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { columnSchema, DEFAULT_FEATURE_SETS } from "@tracemill/core";
+import { type Column, columnSchema, DEFAULT_FEATURE_SETS, featureSetsNamed } from "@tracemill/core";
 import { type FileMetaData, parquetMetadata, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -25,7 +25,7 @@ const schema = columnSchema(DEFAULT_FEATURE_SETS);
 async function parquetOf(
   capture: string,
   name: string,
-  options: { idleTimeout?: number; rowMemoryBytes?: number } = {},
+  options: { idleTimeout?: number; rowMemoryBytes?: number; features?: string[] } = {},
 ): Promise<{ file: ArrayBuffer; summary: unknown }> {
   const outDir = path.join(dir, name);
   fs.mkdirSync(outDir);
@@ -36,13 +36,33 @@ async function parquetOf(
   return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), summary };
 }
 
-/** The CSV's rows as values: ints and times as bigints (times in nanoseconds), reals as numbers, text as is. */
-function csvValues(text: string): unknown[][] {
+/** A CSV line's cells, quotes undone (RFC 4180: a list's cell is quoted for its commas). */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted && c === '"' && line[i + 1] === '"') cell += line[i++];
+    else if (c === '"') quoted = !quoted;
+    else if (c === "," && !quoted) {
+      cells.push(cell);
+      cell = "";
+    } else cell += c;
+  }
+  return [...cells, cell];
+}
+
+/**
+ * The CSV's rows as values: ints and times as bigints (times in nanoseconds), reals as numbers, lists as arrays of
+ * bigints, text as is.
+ */
+function csvValues(text: string, columns: readonly Column[] = schema): unknown[][] {
   const [header, ...lines] = text.trimEnd().split("\n");
-  expect(header.split(",")).toEqual(schema.map((column) => column.name));
+  expect(header.split(",")).toEqual(columns.map((column) => column.name));
   return lines.map((line) =>
-    line.split(",").map((cell, i) => {
-      switch (schema[i].type) {
+    cellsOf(line).map((cell, i) => {
+      switch (columns[i].type) {
         case "int":
           return BigInt(cell);
         case "time": {
@@ -52,6 +72,8 @@ function csvValues(text: string): unknown[][] {
         }
         case "real":
           return Number(cell);
+        case "list":
+          return (JSON.parse(cell) as number[]).map(BigInt);
         default:
           return cell;
       }
@@ -59,13 +81,13 @@ function csvValues(text: string): unknown[][] {
   );
 }
 
-async function parquetValues(file: ArrayBuffer): Promise<unknown[][]> {
+async function parquetValues(file: ArrayBuffer, columns: readonly Column[] = schema): Promise<unknown[][]> {
   const rows = await parquetReadObjects({
     file,
     compressors,
     parsers: { timestampFromNanoseconds: (ns: bigint) => ns },
   });
-  return rows.map((row) => schema.map((column) => row[column.name]));
+  return rows.map((row) => columns.map((column) => row[column.name]));
 }
 
 function summaryIn(metadata: FileMetaData): unknown {
@@ -101,6 +123,23 @@ describe("Parquet output", () => {
       expect(summaryIn(metadata)).toEqual(summary);
       expect(summary).toMatchObject({ parquet: { name: "features.parquet", rows: expected.length, columns: 50 } });
       expect(summary).not.toHaveProperty("csv");
+    }
+  });
+
+  it("holds every other feature set's golden CSV values too (cic's missing windows, nfstream's lists)", async () => {
+    const sets = fs.readdirSync(path.join(fixtures, "golden-sets")).sort();
+    expect(sets).toEqual(["cic", "nfstream"]);
+    for (const set of sets) {
+      const columns = columnSchema(featureSetsNamed([set]));
+      expect(columns.some((column) => column.type === "list")).toBe(set === "nfstream");
+      for (const capture of captures) {
+        const { file } = await parquetOf(capture, `${capture}-${set}`, { features: [set] });
+        const expected = csvValues(
+          fs.readFileSync(path.join(fixtures, "golden-sets", set, `${capture}.csv`), "utf8"),
+          columns,
+        );
+        expect(await parquetValues(file, columns)).toEqual(expected);
+      }
     }
   });
 

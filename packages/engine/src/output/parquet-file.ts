@@ -1,14 +1,20 @@
 // A Parquet file of typed rows, written a row group at a time while the rows come (parquet-wasm: the Rust arrow-rs
-// writer compiled to WebAssembly, fed Arrow record batches), under a temporary name renamed when complete. The run
-// summary goes into the footer's key-value metadata, which the writer takes when it starts: room is reserved there,
-// and the summary written into it once known (docs/formats.md, "Parquet output").
+// writer compiled to WebAssembly, fed batches of rows as Arrow IPC streams, arrow-ipc.ts), under a temporary name
+// renamed when complete. The run summary goes into the footer's key-value metadata, which the writer takes when it
+// starts: room is reserved there, and the summary written into it once known (docs/formats.md, "Parquet output").
 import { type Column, type ColumnValues, RowCells, TracemillError } from "@tracemill/core";
-import type * as Arrow from "apache-arrow";
 import type * as ParquetWasm from "parquet-wasm";
+import { ArrowIpcWriter } from "./arrow-ipc.js";
 import { OutputFile, outputError } from "./output-file.js";
 
-/** Rows per row group: each is gathered as columns (about 26 MB for 50 number columns) before it is encoded. */
+/** Rows per row group. */
 export const PARQUET_ROW_GROUP_ROWS = 65_536;
+/**
+ * Rows per batch handed to the writer, which gathers them into row groups: a row group's columns whole (about 26 MB
+ * for 50 number columns) grew the WebAssembly memory and the JavaScript columns by that much, memory touched for the
+ * first time, which costs more than the copies it would save (docs/performance.md).
+ */
+const BATCH_ROWS = 8192;
 
 /** The footer's key-value metadata entry that holds the run summary (JSON). */
 export const SUMMARY_METADATA_KEY = "tracemill.summary";
@@ -28,7 +34,7 @@ export interface ParquetFileOptions {
  */
 export class ParquetFile {
   private readonly cells: RowCells;
-  private readonly fields: Arrow.Field[];
+  private readonly ipc: ArrowIpcWriter;
   private input!: ReadableStreamDefaultController<ParquetWasm.RecordBatch>;
   private readonly written: Promise<void>;
   private failure: unknown = null;
@@ -38,19 +44,21 @@ export class ParquetFile {
   private constructor(
     private readonly file: OutputFile,
     schema: readonly Column[],
-    private readonly arrow: typeof Arrow,
     private readonly parquet: typeof ParquetWasm,
     options: ParquetFileOptions,
   ) {
-    this.fields = schema.map((column) => new arrow.Field(column.name, arrowType(arrow, column), false));
+    this.ipc = new ArrowIpcWriter(schema);
     const rows = options.rowGroupRows ?? PARQUET_ROW_GROUP_ROWS;
     this.cells = new RowCells(
       schema.map((column) => column.type),
-      rows,
+      Math.min(rows, BATCH_ROWS),
       (batch, count) => this.encode(batch, count),
     );
+    // No dictionary encoding: it hashed every value of every column, a large part of the writer's time, for a file
+    // only somewhat smaller than ZSTD over plain values gives (docs/performance.md, "Design decisions").
     const properties = new parquet.WriterPropertiesBuilder()
       .setCompression(parquet.Compression.ZSTD)
+      .setDictionaryEnabled(false)
       .setMaxRowGroupSize(rows)
       .setStatisticsEnabled(parquet.EnabledStatistics.Chunk)
       .setCreatedBy(options.createdBy)
@@ -68,10 +76,10 @@ export class ParquetFile {
     });
   }
 
-  /** Creates `path`'s temporary file and loads the writer (parquet-wasm and apache-arrow load only for Parquet). */
+  /** Creates `path`'s temporary file and loads the writer (parquet-wasm loads only for Parquet). */
   static async open(path: string, schema: readonly Column[], options: ParquetFileOptions): Promise<ParquetFile> {
-    const [arrow, parquet] = await Promise.all([import("apache-arrow"), import("parquet-wasm")]);
-    return new ParquetFile(new OutputFile(path), schema, arrow, parquet, options);
+    const parquet = await import("parquet-wasm");
+    return new ParquetFile(new OutputFile(path), schema, parquet, options);
   }
 
   get path(): string {
@@ -108,28 +116,9 @@ export class ParquetFile {
     await this.file.discard();
   }
 
-  /** One row group: the batch's columns as an Arrow record batch, handed to the writer through Arrow IPC. */
+  /** A batch of rows: its columns as an Arrow IPC stream, which the writer reads into its own memory. */
   private encode(batch: readonly ColumnValues[], rows: number): void {
-    const arrow = this.arrow;
-    const children = batch.map((column, i) => {
-      const type = this.fields[i].type;
-      switch (column.type) {
-        case "string":
-          return arrow.makeData({ type, length: rows, valueOffsets: column.offsets, data: column.bytes });
-        case "list": {
-          const values = arrow.makeData({ type: new arrow.Int64(), length: column.values.length, data: column.values });
-          return arrow.makeData({ type, length: rows, valueOffsets: column.offsets, child: values });
-        }
-        default:
-          return arrow.makeData({ type, length: rows, data: column.values });
-      }
-    });
-    const struct = arrow.makeData({ type: new arrow.Struct(this.fields), length: rows, children });
-    const ipc = arrow.tableToIPC(
-      new arrow.Table(new arrow.RecordBatch(new arrow.Schema(this.fields), struct)),
-      "stream",
-    );
-    const table = this.parquet.Table.fromIPCStream(ipc);
+    const table = this.parquet.Table.fromIPCStream(this.ipc.encode(batch, rows));
     for (const recordBatch of table.recordBatches()) this.input.enqueue(recordBatch);
     table.free();
   }
@@ -149,21 +138,6 @@ export class ParquetFile {
     const failure = this.failure;
     if (failure instanceof TracemillError) return failure;
     return outputError(this.file.path, "could not be written as Parquet", failure);
-  }
-}
-
-function arrowType(arrow: typeof Arrow, column: Column): Arrow.DataType {
-  switch (column.type) {
-    case "int":
-      return new arrow.Int64();
-    case "real":
-      return new arrow.Float64();
-    case "time":
-      return new arrow.TimestampNanosecond("UTC");
-    case "string":
-      return new arrow.Utf8();
-    case "list":
-      return new arrow.List(new arrow.Field("element", new arrow.Int64(), false));
   }
 }
 

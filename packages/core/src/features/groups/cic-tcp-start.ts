@@ -25,10 +25,9 @@ export const cicTcpStart: FeatureGroup = {
   },
   finish(s, fwd, bwd, _flow, session, row) {
     const tcp = session.protocol === 6;
-    if (tcp && s[fwd] > 0) row.int(s[fwd] - 1);
-    else row.ascii("-1");
-    if (tcp && s[bwd] > 0) row.int(s[bwd] - 1);
-    else row.ascii("-1");
+    // signed(): the column is an int in a typed output too (Parquet), where text would not fit its cell.
+    row.signed(tcp && s[fwd] > 0 ? s[fwd] - 1 : -1);
+    row.signed(tcp && s[bwd] > 0 ? s[bwd] - 1 : -1);
     row.int(s[fwd + 1]);
     row.int(s[fwd + 2] > 0 ? s[fwd + 2] - 1 : 0);
   },
