@@ -113,6 +113,25 @@ const createJob = (captures) =>
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** Where a job over several captures spent its time: each part's run (from the job's creation) and the combining. */
+async function timeline(job) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    const parts = await client.query(
+      "select started_at, finished_at from jobs where parent_id = $1 order by part_index",
+      [job.id],
+    );
+    const at = (iso) => ((Date.parse(iso) - Date.parse(job.createdAt)) / 1000).toFixed(2);
+    const runs = parts.rows.map((r) => `${at(r.started_at)}–${at(r.finished_at)}`).join(", ");
+    const lastPart = parts.rows.map((r) => Date.parse(r.finished_at)).reduce((a, b) => Math.max(a, b), 0);
+    return ` (parts ${runs}; combining ${((Date.parse(job.finishedAt) - lastPart) / 1000).toFixed(2)} s)`;
+  } finally {
+    await client.end();
+  }
+}
+
 if (mode === "claims") {
   const workerCount = Number(option("--workers", 8));
   const jobCount = Number(option("--jobs", 100));
@@ -144,7 +163,7 @@ if (mode === "claims") {
       if (job.status !== "succeeded") throw new Error(`job ${job.status}: ${job.error}`);
       const seconds = (Date.parse(job.finishedAt) - Date.parse(job.createdAt)) / 1000;
       times[count].push(seconds);
-      console.log(`round ${round + 1}, ${count} worker(s): ${seconds.toFixed(2)} s`);
+      console.log(`round ${round + 1}, ${count} worker(s): ${seconds.toFixed(2)} s${await timeline(job)}`);
       await stopAll(workers);
     }
   }
