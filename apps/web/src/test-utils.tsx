@@ -1,7 +1,7 @@
 // Test helpers: a fake server answering fetch by method and path, and the whole app rendered at a route.
 
 import { render } from "@testing-library/react";
-import type { Job } from "@tracemill/contracts";
+import type { Job, UploadedFile } from "@tracemill/contracts";
 import { MemoryRouter, useLocation } from "react-router";
 import { vi } from "vitest";
 import { App } from "./app.js";
@@ -71,5 +71,18 @@ export function makeJob(overrides: Partial<Job>): Job {
     summary: null,
     warnings: [],
     ...overrides,
+  };
+}
+
+/** What the server answers for an upload of `file` (a pcap), under the id the test gives it. */
+export function uploadedAs(file: File, id: string): UploadedFile {
+  return {
+    id,
+    name: file.name,
+    size: file.size,
+    sha256: "0".repeat(64),
+    format: "pcap",
+    compression: null,
+    createdAt: "",
   };
 }

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { alice, fakeServer, makeJob, renderApp, uploadedAs } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -141,15 +141,7 @@ describe("job wizard", () => {
     });
   const mockUpload = () => {
     let n = 0;
-    vi.spyOn(api, "upload").mockImplementation(async (file) => ({
-      id: `file-${++n}`,
-      name: file.name,
-      size: file.size,
-      sha256: "0".repeat(64),
-      format: "pcap",
-      compression: null,
-      createdAt: "",
-    }));
+    vi.spyOn(api, "upload").mockImplementation(async (file) => uploadedAs(file, `file-${++n}`));
   };
   const choose = async (label: string, name: string) => {
     await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([pcapHeader], name));

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { alice, fakeServer, makeJob, renderApp, uploadedAs } from "../test-utils.js";
 
 const pcapHeader = new Uint8Array([
   0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
@@ -16,15 +16,7 @@ beforeEach(() => {
     onProgress(0.5);
     onProgress(1);
     uploads++;
-    return {
-      id: `file-${uploads}`,
-      name: file.name,
-      size: file.size,
-      sha256: "0".repeat(64),
-      format: "pcap",
-      compression: null,
-      createdAt: "",
-    };
+    return uploadedAs(file, `file-${uploads}`);
   });
 });
 afterEach(() => {

@@ -4,7 +4,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, renderApp } from "../test-utils.js";
+import { alice, fakeServer, renderApp, uploadedAs } from "../test-utils.js";
 
 const pcapHeader = new Uint8Array([
   0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
@@ -17,15 +17,7 @@ const featureSets = ["tracemill", "nfstream"].map((name) => ({
 }));
 
 beforeEach(() => {
-  vi.spyOn(api, "upload").mockImplementation(async (file) => ({
-    id: "file-1",
-    name: file.name,
-    size: file.size,
-    sha256: "0".repeat(64),
-    format: "pcap",
-    compression: null,
-    createdAt: "",
-  }));
+  vi.spyOn(api, "upload").mockImplementation(async (file) => uploadedAs(file, "file-1"));
 });
 afterEach(() => {
   vi.restoreAllMocks();
