@@ -6,51 +6,19 @@ import { afterLostRun, handedBack, MAX_RUNS } from "../src/jobs/lost-runs.js";
 import { filesRepository } from "../src/repositories/files.js";
 import { jobsRepository } from "../src/repositories/jobs.js";
 import { usersRepository } from "../src/repositories/users.js";
+import { file, job, user } from "./repository-suite.js";
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 
 /** A database with one user, one file and `count` queued jobs created a second apart (`job-00` is the oldest). */
 async function withQueuedJobs(target: string, count: number): Promise<{ db: Db; ids: string[] }> {
   const db = await openDatabase(target);
-  await usersRepository(db).insert({
-    id: "u1",
-    user_name: "u1",
-    email: "a@b.org",
-    email_key: "a@b.org",
-    password_hash: "x",
-    created_at: at(0),
-  });
-  await filesRepository(db).insert({
-    id: "f1",
-    owner_id: "u1",
-    name: "f1.pcap",
-    size: 1,
-    sha256: "0".repeat(64),
-    format: "pcap",
-    compression: null,
-    created_at: at(0),
-  });
+  await usersRepository(db).insert(user("u1", "a@b.org"));
+  await filesRepository(db).insert(file("f1", "u1"));
   const ids = Array.from({ length: count }, (_, i) => `job-${String(i).padStart(2, "0")}`);
   const jobs = jobsRepository(db);
   for (const [i, id] of ids.entries()) {
-    await jobs.insert(
-      {
-        id,
-        owner_id: "u1",
-        title: id,
-        description: "",
-        public: 0,
-        capability: "extract",
-        params: "{}",
-        status: "queued",
-        percent: 0,
-        stage: "queued",
-        cancel_requested: 0,
-        attempts: 0,
-        created_at: at(i),
-      },
-      [{ role: "capture", fileId: "f1" }],
-    );
+    await jobs.insert(job(id, "u1", 0, { created_at: at(i) }), [{ role: "capture", fileId: "f1" }]);
   }
   return { db, ids };
 }

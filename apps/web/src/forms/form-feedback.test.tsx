@@ -72,21 +72,6 @@ describe("Register", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Login" })).toBeInTheDocument();
     expect(notice()).toHaveTextContent("Account created for alice@example.org. Sign in to start.");
   });
-
-  it("shows no success message when the server refuses", async () => {
-    fakeServer({
-      ...signedOut,
-      "POST /api/auth/register": () => ({ status: 409, body: { messages: ["Email is already registered"] } }),
-    });
-    renderApp("/ui/register");
-    await userEvent.type(screen.getByLabelText("User name"), "alice");
-    await userEvent.type(screen.getByLabelText("Email"), "alice@example.org");
-    await userEvent.type(screen.getByLabelText("Password"), "long-enough");
-    await userEvent.type(screen.getByLabelText("Repeat password"), "long-enough");
-    await userEvent.click(screen.getByRole("button", { name: "Sign up" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Email is already registered");
-    expect(notice()).toBeNull();
-  });
 });
 
 describe("Login", () => {

@@ -174,7 +174,7 @@ describe("Register", () => {
     });
   });
 
-  it("shows the server's messages when the email is taken", async () => {
+  it("shows the server's messages when the email is taken, and no success notice", async () => {
     fakeServer({
       ...signedOut,
       "POST /api/auth/register": () => ({ status: 409, body: { messages: ["Email is already registered"] } }),
@@ -187,5 +187,7 @@ describe("Register", () => {
     await userEvent.click(screen.getByRole("button", { name: "Sign up" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Email is already registered");
     expect(screen.getByTestId("location")).toHaveTextContent("/ui/register");
+    // No success notice when the server refuses.
+    expect(screen.queryAllByRole("status").find((el) => el.classList.contains("banner"))).toBeUndefined();
   });
 });
