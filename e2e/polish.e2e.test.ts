@@ -62,6 +62,10 @@ describe("web polish", () => {
     expect(await page.title()).toBe("My Jobs — Tracemill");
     await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Feature Extraction" }).click();
     await page.waitForURL(`${app.url}/ui/extract`);
+    // The title is set once the screen has rendered, a moment after the address changes.
+    await page
+      .waitForFunction((title) => document.title === title, "Feature Extraction — Tracemill", { timeout: 5000 })
+      .catch(() => {});
     expect(await page.title()).toBe("Feature Extraction — Tracemill");
   });
 
