@@ -2,6 +2,7 @@
 // engine code when it runs (start-up loads commander and the declarations only).
 import { TRACEMILL_VERSION } from "@tracemill/engine/version";
 import { Command } from "commander";
+import { datasetCommand } from "./commands/dataset.js";
 import { extractCommand } from "./commands/extract.js";
 import { imagesCommand } from "./commands/images.js";
 import { infoCommand } from "./commands/info.js";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
     .option("--debug", "print stack traces of errors")
     .showHelpAfterError()
     .exitOverride();
+  program.addCommand(datasetCommand());
   program.addCommand(extractCommand());
   program.addCommand(imagesCommand());
   program.addCommand(infoCommand());

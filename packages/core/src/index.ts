@@ -1,6 +1,7 @@
 // Public surface of the packet core. Pure TypeScript: no Node, no DOM.
 export * from "./alerts/index.js";
 export * from "./capture/index.js";
+export * from "./dataset/index.js";
 export * from "./decode/index.js";
 export * from "./edit/index.js";
 export { type ErrorCode, type ErrorContext, isTracemillError, TracemillError } from "./errors.js";

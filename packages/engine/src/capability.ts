@@ -33,7 +33,10 @@ export type OutputKind =
   | "eve-json"
   | "merged-pcap"
   | "provenance-json"
-  | "summary-json";
+  | "summary-json"
+  | "dataset-split-parquet"
+  | "dataset-json"
+  | "dataset-card-md";
 
 export interface CapabilityResult {
   outputs: OutputFile[];

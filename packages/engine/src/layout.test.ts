@@ -9,7 +9,7 @@ import { type ImportGraph, importCircles, importGraph } from "../../../test/help
 const src = path.dirname(fileURLToPath(import.meta.url));
 
 /** The folders holding one capability each; every other folder is a shared layer. */
-const CAPABILITIES = ["combine", "extract", "images", "info", "ipt", "label", "merge", "sanitize"];
+const CAPABILITIES = ["combine", "dataset", "extract", "images", "info", "ipt", "label", "merge", "sanitize"];
 
 /** The folder of a source file ("" for the files at the root of src). */
 function folderOf(file: string): string {

@@ -157,10 +157,13 @@ export class RowCells {
     }
   }
 
-  /** Passes on the rows held, if any (the last batch, shorter than `capacity`). */
-  flush(): void {
+  /**
+   * Passes on the rows held (the last batch, shorter than `capacity`); none held, nothing, unless `empty` asks for a
+   * batch of no rows (a file of no rows still needs its columns).
+   */
+  flush(empty = false): void {
     const rows = this.rowsHeld;
-    if (rows === 0) return;
+    if (rows === 0 && !empty) return;
     const batch = this.columns.map((column): ColumnValues => {
       switch (column.type) {
         case "real":

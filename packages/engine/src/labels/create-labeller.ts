@@ -15,7 +15,13 @@ import { readCapture } from "../input/index.js";
 import { readAttackPacketRanges } from "../provenance/index.js";
 import { defaultRulesetDir } from "../suricata/index.js";
 import { loadAlerts, loadClassification } from "./load-alerts.js";
-import { AlertLabeller, ProvenanceLabeller, type SessionLabeller, TupleLabeller } from "./session-labeller.js";
+import {
+  AlertLabeller,
+  type AlertLabellerFacts,
+  ProvenanceLabeller,
+  type SessionLabeller,
+  TupleLabeller,
+} from "./session-labeller.js";
 
 export interface LabelSourceOptions {
   /** Binary labels: the capture holding the attacks. */
@@ -118,7 +124,10 @@ function findProvenance(capture: string, option: string | false | undefined): st
 }
 
 /** Every TCP/UDP conversation of the attack capture (fragments count by their first fragment, which has the ports). */
-async function attackTuples(file: string, run: Pick<RunOptions, "onProgress" | "signal">): Promise<AttackTupleSet> {
+export async function attackTuples(
+  file: string,
+  run: Pick<RunOptions, "onProgress" | "signal">,
+): Promise<AttackTupleSet> {
   const tuples = new AttackTupleSet();
   const decoder = new PacketDecoder();
   await readCapture(
@@ -141,6 +150,15 @@ function defaultClassificationFile(): string {
 }
 
 async function alertLabeller(file: string, options: LabelSourceOptions): Promise<AlertLabeller> {
+  const { matcher, facts } = await prepareAlerts(file, options);
+  return new AlertLabeller(matcher, facts);
+}
+
+/** The alerts of `file` kept by the options, ready to match sessions, and the facts the summary gives of them. */
+export async function prepareAlerts(
+  file: string,
+  options: LabelSourceOptions,
+): Promise<{ matcher: AlertMatcher; facts: AlertLabellerFacts }> {
   const tolerance = options.tolerance ?? DEFAULT_ALERT_TOLERANCE_US / 1e6;
   if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
     throw new TracemillError("BAD_OPTION", "the alert time tolerance must be a number of seconds ≥ 0", { tolerance });
@@ -155,7 +173,7 @@ async function alertLabeller(file: string, options: LabelSourceOptions): Promise
   const loaded = await loadAlerts(file, classifications);
   const kept = maxPriority === undefined ? loaded.alerts : loaded.alerts.filter((a) => a.priority <= maxPriority);
   const matcher = new AlertMatcher(kept, { toleranceUs: Math.round(tolerance * 1e6) });
-  return new AlertLabeller(matcher, {
+  const facts: AlertLabellerFacts = {
     alertFile: path.basename(file),
     format: loaded.format,
     classification: options.classification ? path.basename(options.classification) : DEFAULT_CLASSIFICATION,
@@ -167,5 +185,6 @@ async function alertLabeller(file: string, options: LabelSourceOptions): Promise
     alertsWithoutAddresses: loaded.alertsWithoutAddresses,
     skippedRecords: loaded.skippedRecords,
     warnings: loaded.warnings,
-  });
+  };
+  return { matcher, facts };
 }

@@ -13,6 +13,23 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-parquet-file-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("ParquetFile", () => {
+  it("writes a file of no rows with its columns (a capture without sessions, an empty split)", async () => {
+    const target = path.join(dir, "none.parquet");
+    const schema = [
+      { name: "n", type: "int" as const },
+      { name: "text", type: "string" as const },
+      { name: "at", type: "time" as const },
+    ];
+    const file = await ParquetFile.open(target, schema, { createdBy: "tracemill test", summaryBytes: 64 });
+    await file.commit('{"rows":0}');
+    const bytes = fs.readFileSync(target);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const metadata = parquetMetadata(buffer);
+    expect(Number(metadata.num_rows)).toBe(0);
+    expect(metadata.schema.slice(1).map((element) => element.name)).toEqual(["n", "text", "at"]);
+    expect(await parquetReadObjects({ file: buffer, compressors })).toEqual([]);
+  });
+
   it("gathers the rows into row groups of the size asked, plain and ZSTD-compressed, in order", async () => {
     const target = path.join(dir, "rows.parquet");
     const file = await ParquetFile.open(

@@ -40,6 +40,7 @@ export class ParquetFile {
   private failure: unknown = null;
   /** The last piece the writer gave, kept back: the footer, with the summary's room, is in it at the end. */
   private held: Uint8Array | null = null;
+  private batches = 0;
 
   private constructor(
     private readonly file: OutputFile,
@@ -94,7 +95,8 @@ export class ParquetFile {
 
   /** Writes the last row group and the footer with `summary` in its room, then gives the file its name. */
   async commit(summary: string): Promise<void> {
-    this.cells.flush();
+    // A file of no rows gets one empty batch: the writer takes its columns from the batches.
+    this.cells.flush(this.batches === 0);
     this.input.close();
     await this.written.catch(() => undefined);
     if (this.failure !== null) throw this.failed();
@@ -118,6 +120,7 @@ export class ParquetFile {
 
   /** A batch of rows: its columns as an Arrow IPC stream, which the writer reads into its own memory. */
   private encode(batch: readonly ColumnValues[], rows: number): void {
+    this.batches++;
     const table = this.parquet.Table.fromIPCStream(this.ipc.encode(batch, rows));
     for (const recordBatch of table.recordBatches()) this.input.enqueue(recordBatch);
     table.free();

@@ -13,6 +13,7 @@ export {
   readCaptureFiles,
 } from "./read-inputs.js";
 export {
+  type CellsTarget,
   type CsvTarget,
   type InputSummary,
   NO_DIGEST_NOTE,

@@ -15,6 +15,7 @@ import {
   featureSetsNamed,
   OrderedRows,
   RowBuilder,
+  type RowSink,
   type Session,
   TracemillError,
 } from "@tracemill/core";
@@ -132,6 +133,15 @@ export interface CsvTarget {
 }
 
 /**
+ * Rows handed over as typed cells (core's CellRowBuilder), in session start order, to a caller that stores and routes
+ * them itself (a dataset build splits them): named `name` in the summary, under `rows`.
+ */
+export interface CellsTarget {
+  cells: RowSink;
+  name: string;
+}
+
+/**
  * Reads `capture` once and writes one CSV row per session (features, then `extraColumns`) in session start order to
  * `csv`: a path, written under a temporary name renamed when complete, or a caller's file, left open; returns the
  * run summary. With `format: "parquet"` the rows go to a Parquet file at that path instead (a path only), each extra
@@ -141,7 +151,7 @@ export interface CsvTarget {
  */
 export async function runSessionPass<S, F extends OutputFormat = "csv">(
   capture: string | readonly string[],
-  csvTarget: string | CsvTarget,
+  csvTarget: string | CsvTarget | CellsTarget,
   extraColumns: readonly (string | Column)[],
   hooks: SessionHooks<S> | null,
   options: SessionPassOptions & { format?: F },
@@ -167,17 +177,26 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
     throw new TracemillError("BAD_OPTION", "--cic-compat writes CIC-IDS2017's CSV: it cannot go with Parquet output");
   if (parquet && typeof csvTarget !== "string")
     throw new TracemillError("BAD_OPTION", "Parquet output is written to a file of its own (extract, label)");
+  const cellsTarget = typeof csvTarget !== "string" && "cells" in csvTarget ? csvTarget : null;
+  if (cellsTarget !== null && flow.cicCompat)
+    throw new TracemillError("BAD_OPTION", "--cic-compat writes CIC-IDS2017's CSV: it cannot go with typed rows");
   // The output first: when it cannot be created, no hashing worker has started (one left running keeps the process
   // alive).
   const owned = typeof csvTarget === "string";
-  const target = typeof csvTarget === "string" ? csvTarget : csvTarget.file.path;
+  const target =
+    typeof csvTarget === "string" ? csvTarget : "cells" in csvTarget ? csvTarget.name : csvTarget.file.path;
   const table = parquet
     ? await ParquetFile.open(target, [...columnSchema(sets), ...extras], {
         createdBy: `tracemill ${TRACEMILL_VERSION}`,
         summaryBytes: 4096 * (captures.length + 1),
       })
     : null;
-  const csv = table !== null ? null : typeof csvTarget === "string" ? new OutputFile(csvTarget) : csvTarget.file;
+  const csv =
+    table !== null || cellsTarget !== null
+      ? null
+      : typeof csvTarget === "string"
+        ? new OutputFile(csvTarget)
+        : (csvTarget as CsvTarget).file;
   const digests = new DigestsInTurn(captures, given);
   const spill = new FileRowSpill(`${target}.waiting-rows`);
   let rows = 0;
@@ -186,11 +205,13 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
   try {
     csv?.write(new TextEncoder().encode(csvHeaderLine(columns)));
     // Parquet's rows are typed cells, not text (CellRowBuilder): the same values, nothing formatted to be parsed back.
-    const row = table !== null ? new CellRowBuilder() : new RowBuilder();
+    const row = table !== null || cellsTarget !== null ? new CellRowBuilder() : new RowBuilder();
     const ordered = new OrderedRows(
       table !== null
         ? (bytes, start, end) => table.write(bytes, start, end)
-        : (bytes, start, end) => csv!.write(bytes, start, end),
+        : cellsTarget !== null
+          ? cellsTarget.cells
+          : (bytes, start, end) => csv!.write(bytes, start, end),
       { spill, memoryBytes: run.rowMemoryBytes ?? ROW_MEMORY_BYTES },
     );
     const result = await runFlowPipeline(
@@ -240,7 +261,7 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
     // F is "parquet" exactly when the table is written (the format option's type).
     const summary = {
       ...base,
-      ...(table !== null ? { parquet: entry } : { csv: entry }),
+      ...(table !== null ? { parquet: entry } : cellsTarget !== null ? { rows: entry } : { csv: entry }),
     } as unknown as SessionPassSummary<F>;
     // The digests were taken before the output's final name: if hashing fails, no output is left without its summary.
     if (table !== null) await table.commit(JSON.stringify(summary));
