@@ -1,5 +1,6 @@
 // An alerted flow whose flow record never came is taken from its alert's tuple, VLAN ids included: the session is
-// that VLAN stack's only. IPv6 sessions are keyed by VLAN stack as IPv4 ones are.
+// that VLAN stack's only. IPv6 sessions are keyed by VLAN stack as IPv4 ones are. A settled flow's slot serves a later
+// flow.
 import { EveAlertFields, PacketDecoder } from "@tracemill/core";
 import { expect, it } from "vitest";
 import { capturedPacket, ethernet, ipv4, ipv6, tcp, udp, type VlanTag } from "../../../core/src/testing/index.js";
@@ -62,4 +63,44 @@ it("keys IPv6 sessions by VLAN stack too", () => {
     );
   };
   expect([attack([{ id: 10 }]), attack([{ id: 20 }]), attack([])]).toEqual([true, false, false]);
+});
+
+it("gives a settled flow's slot to a later flow without mixing their tuples", () => {
+  const alert = new EveAlertFields();
+  alert.protocol = 6;
+  alert.src.set([10, 0, 0, 1]);
+  alert.dst.set([10, 0, 0, 2]);
+  alert.srcPort = 40000;
+  alert.dstPort = 80;
+  alert.flowStartUs = 1_000_000;
+  const flows = new AlertedFlows();
+  const sessions = new AttackSessions();
+  flows.noteAlert(alert, 1);
+  // Flow 1's record: an interval that ends at 2 s.
+  const record = {
+    protocol: 6,
+    src: new Uint8Array([10, 0, 0, 1]),
+    srcPort: 40000,
+    dst: new Uint8Array([10, 0, 0, 2]),
+  };
+  flows.settle(1, { ...record, dstPort: 80, vlan: 0, startUs: 1_000_000, endUs: 2_000_000 }, sessions);
+  // Flow 2 (another port) takes the freed slot and never gets a record: open-ended from its start at 5 s.
+  alert.dstPort = 443;
+  alert.flowStartUs = 5_000_000;
+  flows.noteAlert(alert, 2);
+  // A late alert of the settled flow 1 changes nothing.
+  alert.dstPort = 80;
+  flows.noteAlert(alert, 1);
+  expect([flows.wants(1), flows.wants(2)]).toEqual([false, true]);
+  expect([...flows.unsettled()]).toEqual([2]);
+  flows.settleByAlerts(sessions);
+
+  const decoder = new PacketDecoder();
+  const attack = (dstPort: number, tsSec: number) => {
+    const frame = ethernet(ipv4({ src: "10.0.0.1", dst: "10.0.0.2" }, tcp({ srcPort: 40000, dstPort })));
+    return sessions.isAttack(decoder.decode(capturedPacket(frame, { linkType: 1, tsSec })), 1000, tsSec * 1e6);
+  };
+  // Port 80: only within flow 1's record; port 443: from 5 s on, with no end.
+  expect([attack(80, 1), attack(80, 3), attack(80, 6)]).toEqual([true, false, false]);
+  expect([attack(443, 4), attack(443, 5), attack(443, 1000)]).toEqual([false, true, true]);
 });

@@ -18,6 +18,11 @@ export class AlertedFlows {
   /** Slot of each flow's fallback tuple; SETTLED once its flow record was used. */
   private readonly slots = new FlowIdTable();
   private count = 0;
+  /**
+   * Slots of settled flows, taken again by new ones: flow records come when their flows end, so few flows wait at
+   * once, and every megabyte of slots a run touches first costs page faults.
+   */
+  private readonly free: number[] = [];
   private ints = new Int32Array(0);
   private doubles = new Float64Array(0);
   private bytes = new Uint8Array(0);
@@ -34,7 +39,7 @@ export class AlertedFlows {
     let slot = this.slots.get(id);
     if (slot === SETTLED) return;
     if (slot === undefined) {
-      slot = this.count++;
+      slot = this.free.pop() ?? this.count++;
       if (slot === this.doubles.length / 8) this.grow();
       this.slots.set(id, slot);
     }
@@ -55,8 +60,10 @@ export class AlertedFlows {
 
   /** Adds the flow record of an alerted flow to the sessions (once). */
   settle(id: FlowKey, flow: AttackFlow, sessions: AttackSessions): void {
-    if (!this.wants(id)) return;
+    const slot = this.slots.get(id) ?? SETTLED;
+    if (slot === SETTLED) return;
     this.slots.set(id, SETTLED);
+    this.free.push(slot);
     sessions.addFlow(flow);
   }
 

@@ -11,25 +11,37 @@ export const MAX_VLAN_INDEX = (1 << 23) - 2;
  * then the first interval.
  */
 const SLOT_BYTES = 32;
+/** Sessions per chunk of added ones (128 KiB). */
+const CHUNK = 4096;
 
 export class Ipv4Intervals {
+  /**
+   * Sessions as added (32 bytes each, as a slot: key words, then start and end), in chunks that are never copied:
+   * the table is built from them at the first lookup, at its final size. A table grown while flows come would
+   * touch twice its size in fresh memory, and page faults are most of what building it costs.
+   */
+  private readonly addedWords: Uint32Array[] = [];
+  private readonly addedDoubles: Float64Array[] = [];
+  private count = 0;
+  /** Sessions the table holds (a lookup after further adds builds it again). */
+  private built = 0;
   /** Slots as words (8 per slot) and as doubles (4 per slot: the first interval's start and end at 2 and 3). */
   private words = new Uint32Array(0);
   private doubles = new Float64Array(0);
-  private slots = 0;
+  private capacity = 0;
   /** Per slot with MORE: index of its latest further interval, whose `next` leads to earlier ones (-1 ends). */
   private heads = new Int32Array(0);
   private starts = new Float64Array(1024);
   private ends = new Float64Array(1024);
   private next = new Int32Array(1024);
   private intervals = 0;
-  /** Normalized key of the last find(). */
+  /** Normalized key of the last normalize(). */
   private lowAddress = 0;
   private highAddress = 0;
   private ports = 0;
 
   constructor() {
-    this.allocate(4096);
+    this.allocate(1);
   }
 
   /**
@@ -46,36 +58,22 @@ export class Ipv4Intervals {
     startUs: number,
     endUs: number,
   ) {
-    const word = protocolWord(protocol, vlan);
-    let slot = this.find(word, address(a, 0), aPort, address(b, 0), bPort);
-    const w = 8 * slot;
-    if (this.words[w + 3] === EMPTY) {
-      // Up to three quarters full: slots are 32 bytes, so a fuller table spares megabytes of first touches (page
-      // faults) for a probe or two more, mostly within one cache line.
-      if (4 * (this.slots + 1) > 3 * this.heads.length) {
-        this.grow();
-        slot = this.probe(this.lowAddress, this.highAddress, this.ports, word);
-      }
-      const words = this.words;
-      const at = 8 * slot;
-      words[at] = this.lowAddress;
-      words[at + 1] = this.highAddress;
-      words[at + 2] = this.ports;
-      words[at + 3] = word;
-      this.doubles[4 * slot + 2] = startUs;
-      this.doubles[4 * slot + 3] = endUs;
-      this.slots++;
-      return;
+    this.normalize(address(a, 0), aPort, address(b, 0), bPort);
+    const i = this.count % CHUNK;
+    if (i === 0) {
+      const chunk = new ArrayBuffer(CHUNK * SLOT_BYTES);
+      this.addedWords.push(new Uint32Array(chunk));
+      this.addedDoubles.push(new Float64Array(chunk));
     }
-    if (this.intervals === this.starts.length) this.growIntervals();
-    const i = this.intervals++;
-    this.starts[i] = startUs;
-    this.ends[i] = endUs;
-    // Read whatever the flag says (a load met first after optimizing would stop the optimized caller).
-    const head = this.heads[slot];
-    this.next[i] = (this.words[w + 3] & MORE) !== 0 ? head : -1;
-    this.heads[slot] = i;
-    this.words[w + 3] |= MORE;
+    const words = this.addedWords[this.addedWords.length - 1];
+    const doubles = this.addedDoubles[this.addedDoubles.length - 1];
+    words[8 * i] = this.lowAddress;
+    words[8 * i + 1] = this.highAddress;
+    words[8 * i + 2] = this.ports;
+    words[8 * i + 3] = protocolWord(protocol, vlan);
+    doubles[4 * i + 2] = startUs;
+    doubles[4 * i + 3] = endUs;
+    this.count++;
   }
 
   /** True when the session of the two endpoints has an interval holding `tsUs`. */
@@ -103,7 +101,9 @@ export class Ipv4Intervals {
     bPort: number,
     tsUs: number,
   ): boolean {
-    const slot = this.find(protocolWord(protocol, vlan), address(a, aAt), aPort, address(b, bAt), bPort);
+    if (this.built !== this.count) this.build();
+    this.normalize(address(a, aAt), aPort, address(b, bAt), bPort);
+    const slot = this.probe(this.lowAddress, this.highAddress, this.ports, protocolWord(protocol, vlan));
     const flags = this.words[8 * slot + 3];
     if (flags === EMPTY) return false;
     if (tsUs >= this.doubles[4 * slot + 2] && tsUs <= this.doubles[4 * slot + 3]) return true;
@@ -114,30 +114,71 @@ export class Ipv4Intervals {
     return false;
   }
 
-  /** The slot of the session, or the empty one where it would go (linear probing). */
-  private find(word: number, x: number, aPort: number, y: number, bPort: number): number {
-    // The lower endpoint (by address, then port) first, as endpointPairKey orders them.
+  /** The lower endpoint (by address, then port) first, as endpointPairKey orders them. */
+  private normalize(x: number, aPort: number, y: number, bPort: number): void {
     const aFirst = x < y || (x === y && aPort <= bPort);
     this.lowAddress = aFirst ? x : y;
     this.highAddress = aFirst ? y : x;
     this.ports = (((aFirst ? aPort : bPort) << 16) | (aFirst ? bPort : aPort)) >>> 0;
-    return this.probe(this.lowAddress, this.highAddress, this.ports, word);
   }
 
-  /** `word`: the protocol word without MORE. */
+  /** The slot of the session, or the empty one where it would go (linear probing). `word`: without MORE. */
   private probe(low: number, high: number, ports: number, word: number): number {
-    const mask = this.heads.length - 1;
+    const capacity = this.capacity;
     let h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
     h = Math.imul(h ^ ports ^ Math.imul(word, 0x27d4eb2f), 0xc2b2ae35);
-    let slot = (h >>> 8) & mask;
+    // The hash's top 21 bits scaled to the table (any size, not only powers of two): exact in a double.
+    let slot = Math.floor(((h >>> 11) * capacity) / 2097152);
     const k = this.words;
     for (;;) {
       const at = 8 * slot;
       const flags = k[at + 3];
       if (flags === EMPTY) return slot;
       if (k[at] === low && k[at + 1] === high && k[at + 2] === ports && ((flags ^ word) & ~MORE) === 0) return slot;
-      slot = (slot + 1) & mask;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
     }
+  }
+
+  /** The table of every session added so far, up to three quarters full. */
+  private build(): void {
+    this.allocate(Math.ceil((this.count * 4) / 3) + 1);
+    this.intervals = 0;
+    for (let n = 0; n < this.count; n++) {
+      const words = this.addedWords[Math.floor(n / CHUNK)];
+      const doubles = this.addedDoubles[Math.floor(n / CHUNK)];
+      const i = n % CHUNK;
+      this.insert(
+        words[8 * i],
+        words[8 * i + 1],
+        words[8 * i + 2],
+        words[8 * i + 3],
+        doubles[4 * i + 2],
+        doubles[4 * i + 3],
+      );
+    }
+    this.built = this.count;
+  }
+
+  private insert(low: number, high: number, ports: number, word: number, startUs: number, endUs: number): void {
+    const slot = this.probe(low, high, ports, word);
+    const w = 8 * slot;
+    const words = this.words;
+    if (words[w + 3] === EMPTY) {
+      words[w] = low;
+      words[w + 1] = high;
+      words[w + 2] = ports;
+      words[w + 3] = word;
+      this.doubles[4 * slot + 2] = startUs;
+      this.doubles[4 * slot + 3] = endUs;
+      return;
+    }
+    if (this.intervals === this.starts.length) this.growIntervals();
+    const i = this.intervals++;
+    this.starts[i] = startUs;
+    this.ends[i] = endUs;
+    this.next[i] = (words[w + 3] & MORE) !== 0 ? this.heads[slot] : -1;
+    this.heads[slot] = i;
+    words[w + 3] |= MORE;
   }
 
   private allocate(slots: number): void {
@@ -146,26 +187,7 @@ export class Ipv4Intervals {
     this.doubles = new Float64Array(buffer);
     for (let at = 3; at < this.words.length; at += 8) this.words[at] = EMPTY;
     this.heads = new Int32Array(slots);
-  }
-
-  private grow(): void {
-    const words = this.words;
-    const doubles = this.doubles;
-    const heads = this.heads;
-    this.allocate(heads.length * 2);
-    for (let slot = 0; slot < heads.length; slot++) {
-      const at = 8 * slot;
-      if (words[at + 3] === EMPTY) continue;
-      const to = this.probe(words[at], words[at + 1], words[at + 2], (words[at + 3] & ~MORE) >>> 0);
-      const t = 8 * to;
-      this.words[t] = words[at];
-      this.words[t + 1] = words[at + 1];
-      this.words[t + 2] = words[at + 2];
-      this.words[t + 3] = words[at + 3];
-      this.doubles[4 * to + 2] = doubles[4 * slot + 2];
-      this.doubles[4 * to + 3] = doubles[4 * slot + 3];
-      this.heads[to] = heads[slot];
-    }
+    this.capacity = slots;
   }
 
   private growIntervals(): void {

@@ -32,10 +32,7 @@ export async function forEachPacket(
   let lastReport = 0;
   try {
     for (;;) {
-      for (let packet = cursor.next(); packet !== null; packet = cursor.next()) {
-        const wait = onPacket(packet, cursor);
-        if (wait) await wait;
-      }
+      for (let wait = deliver(cursor, onPacket); wait; wait = deliver(cursor, onPacket)) await wait;
       await afterChunk?.();
       if (cursor.done) break;
       if (options.signal?.aborted) throw new TracemillError("CANCELLED", "sanitization was cancelled");
@@ -52,4 +49,20 @@ export async function forEachPacket(
   } finally {
     await cursor.close();
   }
+}
+
+/**
+ * Delivers the chunk's packets until one's callback returns a promise (returned) or the chunk ends (undefined). The
+ * per-packet loop in a function of its own is compiled once, as it is: within the async caller, code first run after
+ * the first chunk (progress, the next read) would send it back to be compiled again.
+ */
+function deliver(
+  cursor: CaptureCursor,
+  onPacket: (packet: CapturedPacket, origin: PacketOrigin) => Promise<void> | undefined,
+): Promise<void> | undefined {
+  for (let packet = cursor.next(); packet !== null; packet = cursor.next()) {
+    const wait = onPacket(packet, cursor);
+    if (wait) return wait;
+  }
+  return undefined;
 }

@@ -68,14 +68,17 @@ export async function splitCapture(
   // Little-endian pcap records are copied as they are, consecutive records of one side in one piece: PcapWriter
   // would write the same bytes field by field.
   let verbatim = false;
-  let runSide: Side | undefined;
+  // No run: a side of no file rather than undefined, so the per-packet comparison always meets an object (one that
+  // met undefined first would be compiled again).
+  const noRun = side("");
+  let runSide = noRun;
   let runBytes: Uint8Array = new Uint8Array(0);
   let runStart = 0;
   let runEnd = 0;
   let runCount = 0;
   const flushRun = (): Promise<void> | undefined => {
-    const writer = runSide?.writer;
-    runSide = undefined;
+    const writer = runSide.writer;
+    runSide = noRun;
     if (!writer) return undefined;
     return writer.writeRecords(runBytes, runStart, runEnd, runCount) ? undefined : writer.drain();
   };
@@ -99,6 +102,9 @@ export async function splitCapture(
     }
     return writer.write(packet, source.packetComments()) ? undefined : writer.drain();
   };
+  // Apart from the per-packet callback: a closure there would make each call allocate a context for its captures.
+  const openThenPlace = (target: Side, packet: CapturedPacket, source: PacketOrigin): Promise<void> =>
+    openWriter(target, source.info).then(() => place(target, packet, source));
   let total: Awaited<ReturnType<typeof forEachPacket>>;
   try {
     total = await forEachPacket(
@@ -130,7 +136,7 @@ export async function splitCapture(
         }
         target.packets++;
         // The packet stays valid while its callback's promise runs: the source waits for it.
-        if (!target.writer) return openWriter(target, source.info).then(() => place(target, packet, source));
+        if (!target.writer) return openThenPlace(target, packet, source);
         return place(target, packet, source);
       },
       flushRun,
