@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cost of a dataset build beside a plain extraction of the same feature sets: `tracemill dataset build` (two sets,
 # schedule labels over part of the capture, a host split, the audit) against `tracemill extract --format parquet`
-# with the same sets, in alternating rounds; prints each run, the medians and their ratio (the criterion of
+# with the same sets (both take the capture's SHA-256: the card records it), in alternating rounds; prints each run, the medians and their ratio (the criterion of
 # docs/performance.md: a build at most 1.5× the extraction).
 #
 # Usage: [ROUNDS=3] [SETS=tracemill,cic] bench/dataset/build-vs-extract.sh [CAPTURE]
@@ -46,7 +46,7 @@ for round in $(seq "$ROUNDS"); do
   echo "round $round"
   rm -rf "$OUT/ds" "$OUT/f.parquet"
   /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" "$CLI" extract "$CAPTURE" -o "$OUT/f.parquet" --format parquet \
-    --no-digest --features "$SETS" >/dev/null 2>"$OUT/stderr" || { cat "$OUT/stderr" >&2; exit 1; }
+    --features "$SETS" >/dev/null 2>"$OUT/stderr" || { cat "$OUT/stderr" >&2; exit 1; }
   awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 / 1024 }' "$OUT/time" >>"$OUT/extract"
   echo "  extract: $(tail -1 "$OUT/extract") (wall s, CPU s, peak MiB)"
   /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" "$CLI" dataset build "$OUT/spec.yaml" -o "$OUT/ds" \

@@ -93,6 +93,16 @@ export class ParquetFile {
     this.cells.add(bytes, start, end);
   }
 
+  /**
+   * Resolves when the writer has taken the batches handed to it so far: a caller that has its rows at hand (not
+   * read from a capture as they come) waits here now and then, or the batches pile up in memory.
+   */
+  async caughtUp(): Promise<void> {
+    while ((this.input.desiredSize ?? 1) <= 0 && this.failure === null) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
   /** Writes the last row group and the footer with `summary` in its room, then gives the file its name. */
   async commit(summary: string): Promise<void> {
     // A file of no rows gets one empty batch: the writer takes its columns from the batches.

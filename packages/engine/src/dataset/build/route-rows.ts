@@ -73,7 +73,7 @@ export async function routeRows(store: RowStore, options: RouteOptions): Promise
       sample.numbers[i][at] = isTime[i] === 1 ? words[word] + words[word + 1] / 1e9 : words[word];
     }
     for (let i = 0; i < texts.length; i++) sample.texts[i][at] = cells.text(bytes, texts[i]);
-  });
+  }, caughtUp(options.files));
   // Back in the audited columns' order.
   return samples.map((sample) => ({
     classId: sample.classId,
@@ -95,5 +95,12 @@ export async function routeKept(
     cells.measure(bytes, start);
     const length = cells.copy(bytes, options.keep, out, 0);
     options.files[options.split[row]].write(out, 0, length);
-  });
+  }, caughtUp(options.files));
+}
+
+/** Waits until every file's writer has taken its batches. */
+function caughtUp(files: readonly ParquetFile[]): () => Promise<void> {
+  return async () => {
+    for (const file of files) await file.caughtUp();
+  };
 }

@@ -51,10 +51,13 @@ export class RowStore {
 
   /**
    * Reads every row back in order: `each(bytes, start, end, row)` with a word-aligned `start` (the bytes are valid
-   * during the call only). It yields to the event loop after each chunk it reads, so that writers fed by `each`
-   * (Parquet's, a stream) encode as the rows come rather than hold them all.
+   * during the call only). Before each chunk it reads it awaits `between` (by default one turn of the event loop),
+   * so that writers fed by `each` (Parquet's, a stream) encode as the rows come rather than hold them all.
    */
-  async forEach(each: (bytes: Uint8Array, start: number, end: number, row: number) => void): Promise<void> {
+  async forEach(
+    each: (bytes: Uint8Array, start: number, end: number, row: number) => void,
+    between: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
+  ): Promise<void> {
     this.flush();
     let chunk = new Uint8Array(BUFFER_BYTES);
     let held = 0;
@@ -72,7 +75,7 @@ export class RowStore {
           grown.set(chunk.subarray(0, held));
           chunk = grown;
         }
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await between();
         while (held < length) {
           const read = this.readAt(chunk, held, position);
           if (read === 0)
