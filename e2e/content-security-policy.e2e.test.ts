@@ -83,6 +83,7 @@ describe("Content-Security-Policy", () => {
       "/ui/resources/capabilities",
       "/ui/dataSets",
       "/ui/new/images",
+      "/ui/dataset",
       "/ui/profile",
       `/ui/details?id=${jobIds[1]}`,
       `/ui/details?id=${jobIds[0]}`,

@@ -79,7 +79,7 @@ describe("web polish", () => {
         return { width: box.width, height: box.height, visible: getComputedStyle(svg).visibility === "visible" };
       }),
     );
-    expect(icons).toHaveLength(16);
+    expect(icons).toHaveLength(17);
     for (const icon of icons) expect(icon).toEqual({ width: 20, height: 20, visible: true });
     // The names are out of sight but still name the links.
     const label = menu.getByText("Shared Jobs");

@@ -1,5 +1,5 @@
 // Steps the browser tests repeat: sign-up and sign-in through the forms, creating a job through its wizard, waiting for it.
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { fixturePath as fixture } from "../test/helpers/fixtures.js";
 
 export async function register(page: Page, base: string, user: { userName: string; email: string; password: string }) {
@@ -48,6 +48,13 @@ export async function createJob(
   }
   await page.waitForURL(`${base}/ui/dataSets`);
 }
+
+/**
+ * These tests follow each job on its card: the job lists open as cards (the web app's "View" choice, kept in
+ * localStorage) rather than as the table, which apps/web/src/jobs/job-table.test.tsx covers.
+ */
+export const preferCards = (context: BrowserContext) =>
+  context.addInitScript(() => localStorage.setItem("tracemill.jobs-view", "cards"));
 
 export const card = (page: Page, title: string) => page.locator("article.job-card", { hasText: title });
 

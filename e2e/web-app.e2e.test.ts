@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
 import { launchBrowser, screenshot } from "./browser.js";
 import { jobs } from "./capability-jobs.js";
-import { card, createJob, finished, register, signIn, upload } from "./ui-helpers.js";
+import { card, createJob, finished, preferCards, register, signIn, upload } from "./ui-helpers.js";
 
 const alice = { userName: "alice", email: "alice@example.org", password: "alice-password" };
 const bob = { userName: "bob", email: "bob@example.org", password: "bob-password-1" };
@@ -22,6 +22,7 @@ describe("web app", () => {
     app = await serve();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+    await preferCards(context);
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -211,6 +212,7 @@ describe("web app", () => {
     await card(page, shared).getByText("public").waitFor();
 
     const other = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+    await preferCards(other);
     const bobPage = await other.newPage();
     await register(bobPage, app.url, bob);
     await signIn(bobPage, bob);

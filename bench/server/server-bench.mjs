@@ -136,7 +136,7 @@ await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
 benchDelay.disable();
 latencies.sort((a, b) => a - b);
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
-const finished = (await (await fetch(`${base}/api/jobs`, { headers: authed })).json()).filter(
+const finished = (await (await fetch(`${base}/api/jobs`, { headers: authed })).json()).jobs.filter(
   (j) => j.status === "succeeded",
 );
 console.log(

@@ -150,7 +150,7 @@ describe("a full data disk, with the real engine", () => {
   });
 
   it("starts again after a crash without running the failed jobs again", async () => {
-    const jobs = (await client.call("GET", "/api/jobs")).body;
+    const jobs = (await client.call("GET", "/api/jobs")).body.jobs;
     expect(jobs.map((job: { status: string }) => job.status)).toEqual(["failed", "failed"]);
     const [failed] = jobs;
     expect(failed.status).toBe("failed");

@@ -210,12 +210,12 @@ describe("authorization matrix", () => {
   }
 
   it("lists public jobs for everyone, private ones only for their owner", async () => {
-    const publicIds = (await anonymous.call("GET", "/api/jobs/public")).body.map((j: { id: string }) => j.id);
+    const publicIds = (await anonymous.call("GET", "/api/jobs/public")).body.jobs.map((j: { id: string }) => j.id);
     expect(publicIds).toContain(publicJob.id);
     expect(publicIds).not.toContain(privateJob.id);
-    const mine = (await owner.call("GET", "/api/jobs")).body.map((j: { id: string }) => j.id);
+    const mine = (await owner.call("GET", "/api/jobs")).body.jobs.map((j: { id: string }) => j.id);
     expect(mine).toEqual(expect.arrayContaining([publicJob.id, privateJob.id]));
-    expect((await other.call("GET", "/api/jobs")).body).toEqual([]);
+    expect((await other.call("GET", "/api/jobs")).body.jobs).toEqual([]);
     const legacyPublic = await anonymous.call("GET", "/public/dataSets");
     expect(legacyPublic.body.map((j: { _id: string }) => j._id)).toContain(publicJob.id);
     expect((await anonymous.call("GET", "/public/dataSets")).body.every((j: { isOwner: boolean }) => !j.isOwner)).toBe(

@@ -238,7 +238,7 @@ describe("capture libraries over HTTP", () => {
     expect([unknown.status, unknown.body]).toEqual([400, { messages: ["No library named nope"] }]);
     // Nothing was kept of the refused requests.
     expect((await alice.call("GET", "/api/files")).body).toEqual([]);
-    expect((await alice.call("GET", "/api/jobs")).body).toEqual([]);
+    expect((await alice.call("GET", "/api/jobs")).body.jobs).toEqual([]);
   });
 
   it("reads a version of a file once: the same size and time reuse the cache, a new size or time is read again", async () => {

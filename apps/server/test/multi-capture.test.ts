@@ -91,8 +91,8 @@ describe("a job over several captures", () => {
 
     // Parts are the job's: My Jobs lists the job once, not its parts.
     const mine = await client.call("GET", "/api/jobs");
-    expect(mine.body.filter((job: { title: string }) => job.title.startsWith("extract parts"))).toHaveLength(4);
-    expect(mine.body.some((job: { title: string }) => job.title.includes("capture 1 of 3"))).toBe(false);
+    expect(mine.body.jobs.filter((job: { title: string }) => job.title.startsWith("extract parts"))).toHaveLength(4);
+    expect(mine.body.jobs.some((job: { title: string }) => job.title.includes("capture 1 of 3"))).toBe(false);
   });
 
   it("combines Parquet row groups into one file whose footer holds the combined summary", async () => {

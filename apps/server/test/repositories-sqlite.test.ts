@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { jobListSuite } from "./job-list-suite.js";
 import { libraryRepositorySuite } from "./library-repository-suite.js";
 import { repositorySuite } from "./repository-suite.js";
 
@@ -9,3 +10,4 @@ const newFile = async () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tra
 
 repositorySuite("SQLite", newFile);
 libraryRepositorySuite("SQLite", newFile);
+jobListSuite("SQLite", newFile);

@@ -70,6 +70,7 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
         "0005-queue-signals",
         "0006-job-parts",
         "0007-libraries",
+        "0008-job-list-columns",
       ]);
       await Promise.all(dbs.map((db) => db.destroy()));
       // Opened again, it finds nothing left to do.

@@ -163,7 +163,7 @@ describe("retry", () => {
       status: "failed",
       error: failed.error,
     });
-    const mine = (await owner.call("GET", "/api/jobs")).body.map((j: { id: string }) => j.id);
+    const mine = (await owner.call("GET", "/api/jobs")).body.jobs.map((j: { id: string }) => j.id);
     expect(mine).toEqual(expect.arrayContaining([failed.id, retried.body.id]));
   });
 

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, renderApp } from "./test-utils.js";
+import { alice, fakeServer, jobPage, renderApp } from "./test-utils.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -42,6 +42,7 @@ describe("App shell", () => {
       "Automated Traffic Labeling",
       "Time Series Generator (IPT)",
       "Grayscale Image Generator",
+      "Dataset Builder",
       "Feature Set",
       "File Formats",
       "About / Contact",
@@ -51,7 +52,10 @@ describe("App shell", () => {
   });
 
   it("shows Download and Sample Datasets when signed in, and the user with Sign out", async () => {
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
+    });
     renderApp("/");
     expect(await screen.findByRole("link", { name: "Download" })).toHaveAttribute("href", "/code");
     expect(screen.getByRole("link", { name: "Sample Datasets" })).toHaveAttribute("href", "/sampledatasets");
@@ -62,7 +66,10 @@ describe("App shell", () => {
   });
 
   it("collapses to icons alone and reopens with its arrow button; it starts open", async () => {
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
+    });
     renderApp("/");
     await screen.findByRole("link", { name: "Download" });
     const toggle = screen.getByRole("button", { name: "Collapse menu" });
@@ -70,13 +77,13 @@ describe("App shell", () => {
     const menu = screen.getByRole("navigation", { name: "Main menu" });
     const links = () => within(menu).getAllByRole("link");
     const glyphs = (link: HTMLElement) => link.querySelectorAll("svg.menu-icon path").length;
-    expect(links()).toHaveLength(16);
+    expect(links()).toHaveLength(17);
     for (const link of links()) expect(glyphs(link), link.textContent ?? "").toBe(1);
 
     await userEvent.click(toggle);
     expect(menu).toHaveClass("collapsed");
     // Every entry is still there as its icon, named for screen readers and with its name as a tooltip.
-    expect(links()).toHaveLength(16);
+    expect(links()).toHaveLength(17);
     for (const link of links()) {
       const name = link.getAttribute("title") ?? "";
       expect(glyphs(link), name).toBe(1);
@@ -85,7 +92,7 @@ describe("App shell", () => {
     expect(within(menu).getByRole("link", { name: "Shared Jobs" })).toHaveAttribute("href", "/ui/public/dataSets");
     // Distinct drawings, not one placeholder repeated.
     const drawings = new Set(links().map((link) => link.querySelector("svg.menu-icon")?.innerHTML));
-    expect(drawings.size).toBe(16);
+    expect(drawings.size).toBe(17);
 
     await userEvent.click(screen.getByRole("button", { name: "Expand menu" }));
     expect(menu).not.toHaveClass("collapsed");
@@ -150,7 +157,7 @@ describe("guard", () => {
     fakeServer({
       "GET /api/auth/session": () => ({ body: {} }),
       "POST /api/auth/login": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     });
     renderApp("/ui/merge");
     await userEvent.type(await screen.findByLabelText("Email"), "alice@example.org");
@@ -161,7 +168,10 @@ describe("guard", () => {
   });
 
   it("sends a signed-in user opening /ui/login to My Jobs", async () => {
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
+    });
     renderApp("/ui/login");
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
     expect(await screen.findByRole("heading", { name: "My Jobs" })).toBeInTheDocument();

@@ -1,7 +1,7 @@
 // Test helpers: a fake server answering fetch by method and path, and the whole app rendered at a route.
 
 import { render } from "@testing-library/react";
-import type { Job, UploadedFile } from "@tracemill/contracts";
+import type { Job, JobPage, UploadedFile } from "@tracemill/contracts";
 import { MemoryRouter, useLocation } from "react-router";
 import { vi } from "vitest";
 import { App } from "./app.js";
@@ -69,9 +69,18 @@ export function makeJob(overrides: Partial<Job>): Job {
     inputs: [],
     outputs: [],
     summary: null,
+    sessions: null,
     warnings: [],
     ...overrides,
   };
+}
+
+/** A job list as the server answers it: these jobs as one whole page (the offset and limit the request gave). */
+export function jobPage(jobs: Job[], url = "", total = jobs.length): JobPage {
+  const query = new URL(url, "http://localhost").searchParams;
+  const offset = Number(query.get("offset") ?? 0);
+  const limit = Number(query.get("limit") ?? 50);
+  return { jobs, total, offset, limit, nextOffset: offset + jobs.length < total ? offset + jobs.length : null };
 }
 
 /** What the server answers for an upload of `file` (a pcap), under the id the test gives it. */

@@ -2,6 +2,8 @@
 import "./zod-config.js";
 
 export * from "./auth.js";
+export * from "./dataset-params.js";
+export * from "./job-list.js";
 export * from "./jobs.js";
 export * from "./legacy.js";
 export * from "./libraries.js";

@@ -1,7 +1,15 @@
-// Job schemas: the six capabilities, their parameters and input files, and a job as clients see it.
+// Job schemas: the seven capabilities, their parameters and input files, and a job as clients see it.
 import { z } from "zod";
+import {
+  datasetAudit,
+  datasetLabels,
+  datasetName,
+  datasetSplit,
+  MAX_DATASET_ALERTS,
+  MAX_DATASET_ATTACKS,
+} from "./dataset-params.js";
 
-export const capabilities = ["extract", "label", "ipt", "images", "sanitize", "merge"] as const;
+export const capabilities = ["extract", "label", "ipt", "images", "sanitize", "merge", "dataset"] as const;
 export const capability = z.enum(capabilities);
 export type Capability = z.infer<typeof capability>;
 
@@ -53,6 +61,24 @@ export const mergeParams = z.object({
   map: z.array(addressMapping).max(256).default([]),
 });
 
+/**
+ * A dataset job: its captures, attack captures and alert files are inputs; the rest of the dataset spec is here
+ * (docs/datasets.md). Session options as the other jobs', with the spec's limits where they are narrower.
+ */
+export const datasetParams = flowParams.omit({ cicCompat: true }).extend({
+  /** The card's title; the server fills it in from the job's title when absent. */
+  name: datasetName.optional(),
+  features: flowParams.shape.features.refine(
+    (list) => new Set(list).size === list.length,
+    "a feature set is named twice",
+  ),
+  splt: z.int().min(1).max(256).optional(),
+  labels: datasetLabels.prefault({}),
+  split: datasetSplit.prefault({}),
+  audit: datasetAudit.prefault({}),
+});
+export type DatasetParams = z.output<typeof datasetParams>;
+
 export const paramsByCapability = {
   extract: extractParams,
   label: labelParams,
@@ -60,12 +86,14 @@ export const paramsByCapability = {
   images: imagesParams,
   sanitize: sanitizeParams,
   merge: mergeParams,
+  dataset: datasetParams,
 } as const;
 
 /**
- * Input roles: capture (every capability but merge), attacks (label binary, merge), alerts and classification (label
- * multiclass), background (merge), rules (sanitize). provenance is never given by a client: the server adds a merge's
- * provenance record when a binary label job's capture is that merge's output, and lists it among the job's inputs.
+ * Input roles: capture (every capability but merge), attacks (label binary, merge, dataset), alerts and classification
+ * (label multiclass, dataset), background (merge), rules (sanitize). provenance is never given by a client: the server
+ * adds a merge's provenance record when a binary label job's (or a dataset job's) capture is that merge's output, and
+ * lists it among the job's inputs.
  */
 export const inputRole = z.enum([
   "capture",
@@ -117,6 +145,7 @@ export const inputRolesByCapability: Record<Capability, { required: InputRole[];
   images: { required: ["capture"], optional: [] },
   sanitize: { required: ["capture"], optional: ["rules", "classification"] },
   merge: { required: ["background", "attacks"], optional: [] },
+  dataset: { required: ["capture"], optional: ["attacks", "alerts", "classification"] },
 };
 
 /** Messages of job validation, shared by the server and the UI. */
@@ -152,6 +181,19 @@ export const MAX_CAPTURES = 256;
  * combined into one output. Sanitize and merge write captures, which are not combined.
  */
 export const multiCaptureCapabilities: readonly Capability[] = ["extract", "label", "ipt", "images"];
+/**
+ * Roles a capability reads as a list in one run, with the most files each takes: a dataset job reads all its
+ * captures, attack captures and alert files together (its labels, splits and audit span them all), in no parts.
+ */
+export const listRolesByCapability: Partial<Record<Capability, Partial<Record<InputRole, number>>>> = {
+  // provenance: the server adds a merge's record for each capture that is a merge's output, at that capture's position.
+  dataset: {
+    capture: MAX_CAPTURES,
+    attacks: MAX_DATASET_ATTACKS,
+    alerts: MAX_DATASET_ALERTS,
+    provenance: MAX_CAPTURES,
+  },
+};
 
 export const createJobRequest = z.object({
   title: z.string({ error: jobMessages.titleRequired }).trim().min(1, jobMessages.titleRequired).max(200),
@@ -229,6 +271,8 @@ export const job = z.object({
   inputs: z.array(jobInput),
   outputs: z.array(jobOutput),
   summary: z.record(z.string(), z.unknown()).nullable(),
+  /** A succeeded run's sessions (its summary's count; sanitize: clean and attack ones); null otherwise and for merge. */
+  sessions: z.number().nullable(),
   /**
    * A succeeded job whose result is suspect (damaged input, nothing matched, one class, …) says what and why; empty
    * otherwise. Codes: docs/formats.md, "Result warnings".

@@ -3,6 +3,7 @@
 // both; the differences are floatType and 0005's triggers (PostgreSQL only).
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import { isPostgres } from "./dialect.js";
+import { listColumns } from "./list-columns.js";
 
 /** The PostgreSQL notification channel on which the queue announces work (migration 0005, queue-signals.ts). */
 export const QUEUE_CHANNEL = "tracemill_queue";
@@ -10,7 +11,8 @@ export const QUEUE_CHANNEL = "tracemill_queue";
 /** An 8-byte float on both: PostgreSQL's `real` has 4 bytes (six digits), SQLite's `real` has 8. */
 const floatType = (db: Kysely<unknown>) => (isPostgres(db) ? "double precision" : "real");
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name, applied in name order (exported for the test that migrates a database step by step). */
+export const migrations: Record<string, Migration> = {
   "0001-initial": {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -182,7 +184,49 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("files").addColumn("library_path", "text").execute();
     },
   },
+  "0008-job-list-columns": {
+    // The job lists sort and filter in SQL by what only a finished run knows (jobs/list-columns.ts): its sessions,
+    // the bytes of its outputs and whether its result is suspect. Jobs that succeeded before get them from their
+    // summary and outputs here.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("jobs").addColumn("sessions", "bigint").execute();
+      await db.schema.alterTable("jobs").addColumn("output_bytes", "bigint").execute();
+      await db.schema
+        .alterTable("jobs")
+        .addColumn("warning_count", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The lists' filters and their count, and the default order (newest first, then by id) with any offset, read
+      // these alone; a job's parts are never listed.
+      for (const [name, scope] of [
+        ["jobs_list_owner", "owner_id"],
+        ["jobs_list_public", "public"],
+      ] as const) {
+        await db.schema.createIndex(name).on("jobs").columns([scope, "parent_id", "created_at", "id"]).execute();
+      }
+      const done = await sql<{ id: string; summary: string }>`
+        select id, summary from jobs where status = 'succeeded' and summary is not null`.execute(db);
+      for (const row of done.rows) {
+        const { sessions, warning_count } = listColumns(parsedSummary(row.summary), []);
+        await sql`update jobs set sessions = ${sessions}, warning_count = ${warning_count} where id = ${row.id}`.execute(
+          db,
+        );
+      }
+      await sql`update jobs set output_bytes =
+        (select coalesce(sum(size), 0) from job_outputs where job_outputs.job_id = jobs.id)
+        where status = 'succeeded'`.execute(db);
+    },
+  },
 };
+
+/** A stored summary as an object; one that does not parse counts as empty rather than stopping the migration. */
+function parsedSummary(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

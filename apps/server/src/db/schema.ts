@@ -70,6 +70,12 @@ export interface JobsTable {
    * "running" with no worker; once they all succeed it is queued again, and its own run combines their outputs.
    */
   part_count: Generated<number>;
+  /** A succeeded run's sessions (null for a merge, and until a job succeeds): db/list-columns.ts. */
+  sessions: Generated<number | null>;
+  /** A succeeded run's outputs together, in bytes; null until the job succeeds. */
+  output_bytes: Generated<number | null>;
+  /** How many result warnings a succeeded run's summary calls for (engine's resultWarnings); 0 otherwise. */
+  warning_count: Generated<number>;
 }
 
 export interface JobInputsTable {

@@ -4,6 +4,7 @@ import {
   errorResponse,
   health,
   job,
+  jobPage,
   legacyCapabilityRequest,
   legacyDownloadRequest,
   legacyIdRequest,
@@ -31,6 +32,16 @@ interface Operation {
 }
 
 const jobList = z.array(job);
+/** The job lists' query (contracts, job-list.ts; docs/api.md, "Job lists"). */
+const jobListParams = {
+  q: "words matched, case aside, in the title, an input's name, or the capability's id or name",
+  capability: "only jobs of this capability",
+  status: "only jobs with this outcome: queued, running, succeeded (without warnings), warning, failed, cancelled",
+  sort: "title, capability, status, sessions, size, created (default) or runtime",
+  order: "asc or desc (default: asc for title, capability and status, else desc)",
+  limit: "jobs per page, 1 to 200 (default 50)",
+  offset: "jobs skipped before the page (default 0)",
+};
 const idParam = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
 
 const operations: Record<string, Record<string, Operation>> = {
@@ -65,10 +76,12 @@ const operations: Record<string, Record<string, Operation>> = {
     },
   },
   "/api/jobs": {
-    get: { summary: "My jobs, newest first", response: jobList },
+    get: { summary: "One page of my jobs (newest first unless sorted)", query: jobListParams, response: jobPage },
     post: { summary: "Create a job; it is queued", body: createJobRequest, response: job, status: 201 },
   },
-  "/api/jobs/public": { get: { summary: "Public jobs of everyone (also anonymous)", response: jobList } },
+  "/api/jobs/public": {
+    get: { summary: "One page of everyone's public jobs (also anonymous)", query: jobListParams, response: jobPage },
+  },
   "/api/jobs/{id}": {
     get: { summary: "One job", response: job },
     patch: { summary: "Change title, description, public flag", body: updateJobRequest, response: job },

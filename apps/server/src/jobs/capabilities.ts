@@ -1,6 +1,7 @@
 // The one place that maps each capability to the engine function that runs it (used by the worker process).
 import { type Capability, type InputRole, paramsByCapability } from "@tracemill/contracts";
 import type { CapabilityResult, DaemonSource, RunOptions } from "@tracemill/engine";
+import { type ListedInput, runDataset } from "./dataset-run.js";
 
 /** The engine is loaded by the worker only when a capability of it runs (a worker runs one job, then exits). */
 let loaded: Promise<typeof import("@tracemill/engine")> | null = null;
@@ -19,6 +20,8 @@ export interface CapabilityRun {
   inputs: Partial<Record<InputRole, string>>;
   /** SHA-256 (hex) of input files as the server stored them, by role, where known. */
   hashes?: Partial<Record<InputRole, string>>;
+  /** Roles the capability reads as lists in one run (a dataset job's), with their places and stored digests. */
+  lists?: Partial<Record<InputRole, ListedInput[]>>;
   params: Record<string, unknown>;
   /** The server's rulesets directory (searched after the bundled rulesets). */
   rulesetsDir: string;
@@ -100,6 +103,9 @@ const wired: Record<Capability, CapabilityRunner> = {
       ...options,
     });
   },
+
+  dataset: (run, options) =>
+    runDataset(paramsByCapability.dataset.parse(run.params), run.lists ?? {}, run.inputs.classification, options),
 };
 
 /**

@@ -1,6 +1,7 @@
 // Records how a run of a job ended, for the pool that ran it: the outputs and the success in one transaction, or the
 // reason it failed or was cancelled. A run that leaves no outputs leaves no files either.
 import path from "node:path";
+import { listColumns } from "../db/list-columns.js";
 import type { JobChanges } from "../db/schema.js";
 import type { JobsRepository } from "../repositories/jobs.js";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
@@ -51,6 +52,10 @@ export function runOutcomes(jobs: JobsRepository, store: Storage, hub: ProgressH
       percent: 100,
       stage: "done",
       summary: JSON.stringify(result.summary),
+      ...listColumns(
+        result.summary,
+        outputs.map((o) => o.size),
+      ),
       finished_at: now(),
       lease_expires_at: null,
     });

@@ -5,7 +5,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import type { Capability, InputRole } from "@tracemill/contracts";
+import { type Capability, type InputRole, listRolesByCapability } from "@tracemill/contracts";
 import { PASS_PROCESS_FLAGS, SuricataDaemons } from "@tracemill/engine";
 import type { Db } from "../db/connect.js";
 import { listenToQueue, type QueueSignals } from "../db/queue-signals.js";
@@ -103,16 +103,21 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
     const job = await jobs.byId(jobId);
     if (!job) return;
     const inputs: RunMessage["inputs"] = {};
+    const lists: NonNullable<RunMessage["lists"]> = {};
+    const listRoles = listRolesByCapability[job.capability as Capability] ?? {};
     // A job over several captures reads its parts' outputs, not its inputs.
     for (const input of job.part_count > 0 ? [] : await jobs.inputsOf([jobId])) {
       // A capture library's file is read where it is, confined to its library again now.
       const inLibrary = input.library === null ? null : await libraryInput(db, input);
-      inputs[input.role as InputRole] = {
+      const role = input.role as InputRole;
+      const given = {
         path: inLibrary?.path ?? store.filePath(input.id),
         name: input.name,
         compression: input.compression,
         sha256: inLibrary ? inLibrary.sha256 : input.sha256,
       };
+      if (role in listRoles) lists[role] = [...(lists[role] ?? []), { ...given, position: Number(input.position) }];
+      else inputs[role] = given;
     }
     const run = store.startRun(jobId);
     const child = fork(workerEntry, [], {
@@ -176,6 +181,7 @@ export function jobRunner(db: Db, store: Storage, hub: ProgressHub, options: Run
       capability: job.capability as Capability,
       params: JSON.parse(job.params) as Record<string, unknown>,
       inputs,
+      ...(Object.keys(lists).length > 0 && { lists }),
       outDir: run.outDir,
       workDir: run.workDir,
       testEngineModule: options.testEngineModule,

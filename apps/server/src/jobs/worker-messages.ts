@@ -3,6 +3,13 @@ import type { Capability, InputRole } from "@tracemill/contracts";
 import type { OutputFile } from "@tracemill/engine";
 import type { DaemonReply, DaemonRequest } from "./daemon-lending.js";
 
+export interface RunInput {
+  path: string;
+  name?: string;
+  compression: string | null;
+  sha256?: string;
+}
+
 export interface RunMessage {
   type: "run";
   jobId: string;
@@ -13,7 +20,9 @@ export interface RunMessage {
    * inflated before the engine reads it, and the SHA-256 the server took of the stored file (a merge records it
    * instead of hashing the file again).
    */
-  inputs: Partial<Record<InputRole, { path: string; name?: string; compression: string | null; sha256?: string }>>;
+  inputs: Partial<Record<InputRole, RunInput>>;
+  /** Roles a capability reads as lists in one run (listRolesByCapability: a dataset job's), in their order. */
+  lists?: Partial<Record<InputRole, (RunInput & { position: number })[]>>;
   outDir: string;
   workDir: string;
   testEngineModule: string | null;

@@ -2,16 +2,23 @@
 // A crash here ends only this process; the server marks the job failed.
 import fs from "node:fs";
 import path from "node:path";
+import type { InputRole } from "@tracemill/contracts";
+import type { CapabilityResult } from "@tracemill/engine";
 import { withResultWarnings } from "@tracemill/engine/result-warnings";
 import { DISK_FULL_JOB_ERROR, isDiskFull } from "../storage/disk-full.js";
 import { sha256OfFile } from "../storage/file-digest.js";
-import { capabilityRunner, engineWorkersRetired } from "./capabilities.js";
+import type { CapabilityRun } from "./capabilities.js";
 import { borrowedDaemons } from "./daemon-lending.js";
 import { uploadedName } from "./uploaded-name.js";
 import { serverDirs, withoutServerPaths } from "./user-paths.js";
-import type { FromWorker, RunMessage, ToWorker } from "./worker-messages.js";
+import type { FromWorker, RunInput, RunMessage, ToWorker } from "./worker-messages.js";
 
 const controller = new AbortController();
+/**
+ * Loaded for a capability's run only: a combining run, which waits on the end of a job's last part, needs neither the
+ * contracts' schemas nor the engine's index.
+ */
+let capabilities: Promise<typeof import("./capabilities.js")> | null = null;
 /** Loaded Suricatas borrowed from the pool, when it lends them (RunMessage.suricataDaemons). */
 const daemons = borrowedDaemons();
 
@@ -26,24 +33,41 @@ function send(message: FromWorker): Promise<void> {
 async function plainInputs(message: RunMessage): Promise<Record<string, string>> {
   const paths: Record<string, string> = {};
   for (const [role, input] of Object.entries(message.inputs)) {
-    if (!input) continue;
-    // One directory per role: two inputs may have been uploaded under the same name. A worker that was stopped
-    // while running this job may have left it behind.
-    const dir = path.join(message.workDir, "inputs", role);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    const target = path.join(dir, uploadedName(input.name, input.compression === "gzip") ?? role);
-    if (input.compression !== "gzip") {
-      fs.symlinkSync(input.path, target);
-      paths[role] = target;
-      continue;
-    }
-    // The engine's one gunzip: bounded (a gzip bomb is refused), its errors naming the upload.
-    const { gunzipToFile } = await import("@tracemill/engine/input");
-    await gunzipToFile(input.path, target, { name: input.name ?? role, signal: controller.signal });
-    paths[role] = target;
+    // One directory per role: two inputs may have been uploaded under the same name.
+    if (input) paths[role] = await plainInput(input, path.join(message.workDir, "inputs", role), role);
   }
   return paths;
+}
+
+/** The inputs a capability reads as lists, each reached like a single one, in a directory of its own. */
+async function plainLists(message: RunMessage): Promise<NonNullable<CapabilityRun["lists"]>> {
+  const lists: NonNullable<CapabilityRun["lists"]> = {};
+  for (const [role, list] of Object.entries(message.lists ?? {})) {
+    const plain = [];
+    for (const [index, input] of list.entries()) {
+      const file = await plainInput(input, path.join(message.workDir, "lists", role, String(index)), role);
+      // The stored file's digest holds for the file the engine reads unless it was inflated here.
+      const sha256 = input.compression === "gzip" ? undefined : input.sha256;
+      plain.push({ path: file, position: input.position, ...(sha256 && { sha256 }) });
+    }
+    lists[role as InputRole] = plain;
+  }
+  return lists;
+}
+
+async function plainInput(input: RunInput, dir: string, role: string): Promise<string> {
+  // A worker that was stopped while running this job may have left the directory behind.
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, uploadedName(input.name, input.compression === "gzip") ?? role);
+  if (input.compression !== "gzip") {
+    fs.symlinkSync(input.path, target);
+    return target;
+  }
+  // The engine's one gunzip: bounded (a gzip bomb is refused), its errors naming the upload.
+  const { gunzipToFile } = await import("@tracemill/engine/input");
+  await gunzipToFile(input.path, target, { name: input.name ?? role, signal: controller.signal });
+  return target;
 }
 
 /**
@@ -83,24 +107,29 @@ async function run(message: RunMessage): Promise<void> {
         process.send?.({ type: "progress", percent, stage } satisfies FromWorker);
       },
     };
-    // The digests recorded for files this run links in unchanged (a combining run's copies of its parts' outputs).
+    // Digests known without reading the file again: recorded for the files a combining run links in unchanged (its
+    // parts' outputs), taken while it wrote the files it joined.
     const known = new Map<string, string>();
-    let result: Awaited<ReturnType<Awaited<ReturnType<typeof capabilityRunner>>>>;
+    let result: CapabilityResult;
     if (message.parts) {
-      const { combineParts, partFileName } = await import("@tracemill/engine");
+      const { combineParts, partFileName } = await import("@tracemill/engine/combine");
       const parts = message.parts;
       parts.forEach((part, index) => {
         for (const output of part.outputs) {
           if (output.sha256) known.set(partFileName(index, parts.length, part.capture, output.name), output.sha256);
         }
       });
-      result = await combineParts(parts, options);
+      const combined = await combineParts(parts, options);
+      for (const [name, digest] of combined.digests) known.set(name, digest);
+      result = combined;
     } else {
-      const runner = await capabilityRunner(message.capability, message.testEngineModule);
+      capabilities = import("./capabilities.js");
+      const runner = await (await capabilities).capabilityRunner(message.capability, message.testEngineModule);
       // A cancel may arrive while the capability's code is still loading.
       controller.signal.throwIfAborted();
       const inputs = await plainInputs(message);
-      inputPaths = Object.values(inputs);
+      const lists = await plainLists(message);
+      inputPaths = [...Object.values(inputs), ...Object.values(lists).flatMap((list) => list.map((i) => i.path))];
       // The stored files' digests hold for the files the engine reads unless they were inflated here.
       const hashes = Object.fromEntries(
         Object.entries(message.inputs).flatMap(([role, input]) =>
@@ -111,6 +140,7 @@ async function run(message: RunMessage): Promise<void> {
         {
           inputs,
           hashes,
+          ...(message.lists && { lists }),
           params: message.params,
           rulesetsDir: message.rulesetsDir,
           ...(message.suricataDaemons && { daemons }),
@@ -149,7 +179,9 @@ let running = false;
 
 /** Exits once the engine's worker threads have ended: exiting terminates them at once, quiet or not (engine/hashing). */
 function exitWhenRetired(code: number): void {
-  void engineWorkersRetired().finally(() => process.exit(code));
+  void (capabilities ?? Promise.resolve(null))
+    .then((loaded) => loaded?.engineWorkersRetired())
+    .finally(() => process.exit(code));
 }
 
 process.on("message", (message: ToWorker) => {

@@ -40,8 +40,8 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get("/api/feature-sets", async (): Promise<FeatureSetInfo[]> => featureSetList());
 
-  app.get("/api/jobs", async (request) => ctx.jobs.listMine(await userOf(request)));
-  app.get("/api/jobs/public", async (request) => ctx.jobs.listPublic(await userOf(request)));
+  app.get("/api/jobs", async (request) => ctx.jobs.pageMine(await userOf(request), request.query));
+  app.get("/api/jobs/public", async (request) => ctx.jobs.pagePublic(await userOf(request), request.query));
   app.post("/api/jobs", signedIn, async (request, reply) =>
     reply.code(201).send(await ctx.jobs.create(await userOf(request), request.body)),
   );

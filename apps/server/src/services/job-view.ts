@@ -59,6 +59,7 @@ export async function jobViews(
         .filter((o) => o.job_id === row.id)
         .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),
       summary,
+      sessions: row.sessions === null ? null : Number(row.sessions),
       // Read from the summary on every view, so that jobs finished before a warning existed show it too.
       warnings: row.status === "succeeded" && summary ? resultWarnings(summary) : [],
       ...(row.part_count > 0 && {

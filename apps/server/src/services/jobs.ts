@@ -1,18 +1,23 @@
-// Jobs: create (validating capability, parameters and inputs), list, read, update, delete, cancel — with the rule
-// that a private job exists only for its owner (everyone else gets 404).
+// Jobs: create (validating capability, parameters and inputs), list (whole, or a page), read, update, delete, cancel —
+// with the rule that a private job exists only for its owner (everyone else gets 404).
 import crypto from "node:crypto";
 import {
   type Capability,
+  capabilitiesMatching,
   createJobRequest,
+  type DatasetParams,
   type FileFormat,
   type FileRef,
   formatsByRole,
   type InputRole,
   inputRolesByCapability,
   type Job,
+  type JobPage,
   jobMessages,
+  listRolesByCapability,
   multiCaptureCapabilities,
   paramsByCapability,
+  parseJobListQuery,
   updateJobRequest,
 } from "@tracemill/contracts";
 import { bundledRulesetsDir, listRulesets, resolveRuleset } from "@tracemill/engine";
@@ -22,10 +27,12 @@ import type { ProgressHub } from "../jobs/progress-hub.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
+import { type JobListScope, jobListRepository } from "../repositories/job-list.js";
 import { type JobOutputRow, type JobRow, jobsRepository, type NewInput, type NewJob } from "../repositories/jobs.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { Storage } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
+import { datasetJobParams } from "./dataset-jobs.js";
 import { checkCicCompat, checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
@@ -46,19 +53,27 @@ function requiredRoles(capability: Capability, params: Record<string, unknown>, 
 
 /**
  * The inputs by role as lists, in the order given. Only `capture` may list several files, and only for capabilities
- * whose parts' outputs combine.
+ * whose parts' outputs combine; a capability that reads lists in one run (a dataset job) takes them for its own roles.
  */
 function inputLists(
   capability: Capability,
   inputs: Partial<Record<InputRole, FileRef | FileRef[]>>,
 ): Partial<Record<InputRole, FileRef[]>> {
   const lists: Partial<Record<InputRole, FileRef[]>> = {};
+  const listRoles = listRolesByCapability[capability];
   for (const [role, value] of Object.entries(inputs) as [InputRole, FileRef | FileRef[]][]) {
     const list = Array.isArray(value) ? value : [value];
-    if (list.length > 1 && role !== "capture") {
+    const most = listRoles?.[role];
+    if (list.length > 1 && listRoles && role !== "provenance") {
+      if (most === undefined) throw new HttpError(400, [`Only one file of role ${role} (${list.length} given)`]);
+      if (list.length > most) {
+        throw new HttpError(400, [
+          `A ${capability} job takes at most ${most} files of role ${role} (${list.length} given)`,
+        ]);
+      }
+    } else if (list.length > 1 && role !== "capture") {
       throw new HttpError(400, [`Only the capture input takes several files (${role} has ${list.length})`]);
-    }
-    if (list.length > 1 && !multiCaptureCapabilities.includes(capability)) {
+    } else if (list.length > 1 && !multiCaptureCapabilities.includes(capability)) {
       throw new HttpError(400, [
         `A ${capability} job takes one capture; jobs of ${multiCaptureCapabilities.join(", ")} take several`,
       ]);
@@ -77,6 +92,7 @@ export interface JobsOptions {
 
 export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
   const jobs = jobsRepository(db);
+  const list = jobListRepository(db);
   const files = filesRepository(db);
   const libraries = libraryInputs(db);
   const parts = jobParts(db, hub);
@@ -211,7 +227,7 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       started_at: null,
       finished_at: null,
     };
-    if (captures.length > 1) {
+    if (captures.length > 1 && multiCaptureCapabilities.includes(request.capability)) {
       const shared = inputs.filter((input) => input.role !== "capture");
       const partJobs: NewJob[] = captures.map((capture, index) => ({
         job: {
@@ -241,6 +257,22 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
     return view((await jobs.byId(id))!, user);
   }
 
+  async function page(scope: JobListScope, user: CurrentUser | null, raw: unknown): Promise<JobPage> {
+    const parsed = parseJobListQuery(raw);
+    if ("messages" in parsed) throw new HttpError(400, parsed.messages);
+    const { q, ...query } = parsed.query;
+    const search = q === undefined ? undefined : { text: q, capabilities: capabilitiesMatching(q) };
+    const { rows, total } = await list.page(scope, { ...query, search });
+    const end = query.offset + rows.length;
+    return {
+      jobs: await jobViews(jobs, rows, user?.id ?? null, hide, parts.list),
+      total,
+      offset: query.offset,
+      limit: query.limit,
+      nextOffset: end < total ? end : null,
+    };
+  }
+
   return {
     readable,
 
@@ -263,6 +295,9 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
         await checkRuleset((params.data as { ruleset: string }).ruleset);
       }
       const refs = inputLists(request.capability, request.inputs);
+      if (request.capability === "dataset") {
+        params.data = datasetJobParams(params.data as DatasetParams, request.title, refs);
+      }
       const captures = refs.capture ?? [];
       const merged =
         request.capability === "label" &&
@@ -307,6 +342,19 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
           copied.push(id);
           inputs.push({ role: "provenance", fileId: id });
         }
+        // A dataset job labels each capture that is a merge's output from its record, laid beside that capture.
+        if (request.capability === "dataset" && (params.data as DatasetParams).labels.provenance) {
+          for (const [position, ref] of captures.entries()) {
+            const source = await mergeProvenance(ref, user);
+            if (!source) continue;
+            const id = await importOutput(source.source, source.record, user, {
+              format: "provenance",
+              compression: null,
+            });
+            copied.push(id);
+            inputs.push({ role: "provenance", fileId: id, position });
+          }
+        }
       } catch (error) {
         // Outputs of other jobs copied in for this request go again when the request fails.
         await files.remove(copied);
@@ -333,6 +381,17 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
 
     async listPublic(user: CurrentUser | null): Promise<Job[]> {
       return jobViews(jobs, await jobs.listPublic(), user?.id ?? null, hide, parts.list);
+    },
+
+    /** One page of the user's jobs, searched, filtered and sorted as the query says (job-list.ts). */
+    async pageMine(user: CurrentUser | null, query: unknown): Promise<JobPage> {
+      if (!user) throw signInRequired();
+      return page({ ownerId: user.id }, user, query);
+    },
+
+    /** One page of everyone's public jobs, for anyone (signed out too). */
+    async pagePublic(user: CurrentUser | null, query: unknown): Promise<JobPage> {
+      return page({ publicOnly: true }, user, query);
     },
 
     async get(user: CurrentUser | null, id: string): Promise<Job> {

@@ -1,16 +1,19 @@
 // Every call the web app makes to the server, in one place: paths, credentials, error shapes.
-import type {
-  CreateJobRequest,
-  FeatureSetInfo,
-  Job,
-  Library,
-  LibraryListing,
-  Ruleset,
-  SessionUser,
-  SigninRequest,
-  SignupRequest,
-  UpdateJobRequest,
-  UploadedFile,
+import {
+  type CreateJobRequest,
+  type FeatureSetInfo,
+  type Job,
+  type JobListQuery,
+  type JobPage,
+  type Library,
+  type LibraryListing,
+  MAX_JOB_PAGE_SIZE,
+  type Ruleset,
+  type SessionUser,
+  type SigninRequest,
+  type SignupRequest,
+  type UpdateJobRequest,
+  type UploadedFile,
 } from "@tracemill/contracts";
 
 /** A failed call: the server's readable messages (possibly none) and the HTTP status. */
@@ -45,6 +48,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** `?name=value&…` of the parameters given (none: ""). */
+function queryString(query: JobListQuery): string {
+  const pairs = Object.entries(query).filter(([, value]) => value !== undefined && value !== "");
+  return pairs.length === 0 ? "" : `?${new URLSearchParams(pairs.map(([k, v]) => [k, String(v)])).toString()}`;
+}
+
 /** Sign-in, sign-up and the session check may answer without a userName; callers decide what that means. */
 export type MaybeUser = Partial<SessionUser> | undefined;
 
@@ -55,8 +64,19 @@ export const api = {
   logout: () => call<unknown>("POST", "/api/auth/logout"),
 
   files: () => call<UploadedFile[]>("GET", "/api/files"),
-  myJobs: () => call<Job[]>("GET", "/api/jobs"),
-  publicJobs: () => call<Job[]>("GET", "/api/jobs/public"),
+  /** One page of my jobs as the query says (search, filters, sort, page: contracts' job-list.ts). */
+  myJobs: (query: JobListQuery = {}) => call<JobPage>("GET", `/api/jobs${queryString(query)}`),
+  publicJobs: (query: JobListQuery = {}) => call<JobPage>("GET", `/api/jobs/public${queryString(query)}`),
+  /** Every job of mine, newest first, page after page (the wizards' earlier outputs, the profile's counts). */
+  async allMyJobs(): Promise<Job[]> {
+    const jobs: Job[] = [];
+    for (let offset: number | null = 0; offset !== null; ) {
+      const page = await api.myJobs({ limit: MAX_JOB_PAGE_SIZE, offset });
+      jobs.push(...page.jobs);
+      offset = page.nextOffset;
+    }
+    return jobs;
+  },
   job: (id: string) => call<Job>("GET", `/api/jobs/${encodeURIComponent(id)}`),
   createJob: (request: CreateJobRequest) => call<Job>("POST", "/api/jobs", request),
   updateJob: (id: string, request: UpdateJobRequest) =>

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, makeJob, renderApp, uploadedAs } from "../test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, renderApp, uploadedAs } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -94,7 +94,7 @@ describe("Edit", () => {
       "GET /api/auth/session": () => ({ body: alice }),
       "GET /api/jobs/j9": () => ({ body: makeJob({ id: "j9", title: "Old" }) }),
       "PATCH /api/jobs/j9": (body) => ({ body: makeJob({ id: "j9", ...(body as object) }) }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     });
     renderApp("/ui/update?id=j9");
     const title = await screen.findByLabelText("Title");
@@ -118,7 +118,7 @@ describe("job wizard", () => {
   const server = () =>
     fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
       "GET /api/feature-sets": () => ({
         body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
       }),

@@ -1,15 +1,9 @@
 // Capability and job-status icons, drawn in the same stroke style as the file icons.
-import type { Capability, JobStatus } from "@tracemill/contracts";
+import { type Capability, capabilityNames, type JobStatus } from "@tracemill/contracts";
 import type { ReactNode } from "react";
 
-export const capabilityNames: Record<Capability, string> = {
-  extract: "Feature Extraction",
-  sanitize: "Traffic Sanitization",
-  merge: "Controlled Traffic Aggregation",
-  label: "Automated Traffic Labeling",
-  ipt: "Time Series Generator (IPT)",
-  images: "Grayscale Image Generator",
-};
+// The names live in the contracts, where the server's list search matches them too.
+export { capabilityNames };
 
 /** Each capability's drawing (32 × 32, stroked), shared by its icon and its menu entry. */
 export const capabilityGlyphs: Record<Capability, ReactNode> = {
@@ -19,6 +13,7 @@ export const capabilityGlyphs: Record<Capability, ReactNode> = {
   label: <path d="M5 7 h11 l10 10 l-9 9 l-12 -12 z M10 12 h.1" />,
   ipt: <path d="M4 24 h24 M7 24 v-6 M12 24 v-12 M17 24 v-8 M22 24 v-15 M26 24 v-4" />,
   images: <path d="M5 7 h22 v18 h-22 z M5 21 l6 -6 l5 5 l4 -4 l7 7 M20 12 h.1" />,
+  dataset: <path d="M6 8 q10 -5 20 0 v16 q-10 5 -20 0 z M6 8 q10 5 20 0 M6 16 q10 5 20 0 M16 11 v17" />,
 };
 
 export function CapabilityIcon({ capability, size = 32 }: { capability: Capability; size?: number }) {

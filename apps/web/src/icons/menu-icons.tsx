@@ -14,6 +14,7 @@ const glyphs: Readonly<Record<number, ReactNode>> = {
   6: capabilityGlyphs.sanitize,
   7: capabilityGlyphs.merge,
   8: capabilityGlyphs.images,
+  16: capabilityGlyphs.dataset,
   9: <path d="M5 6 h22 v20 h-22 z M5 12 h22 M5 19 h22 M12 6 v20" />,
   12: <path d="M16 4 v16 M9 13 l7 7 l7 -7 M5 22 v5 h22 v-5" />,
   13: <path d="M8 4 h11 l6 6 v18 h-17 z M19 4 v6 h6 M12 17 h8 M12 21 h8" />,

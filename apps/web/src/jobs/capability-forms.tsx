@@ -3,6 +3,8 @@
 import type { Capability, InputRole } from "@tracemill/contracts";
 import type { ReactNode } from "react";
 import { FlowParams, fromMerge, LabelModeStep, RulesetStep } from "./capability-steps.js";
+import { datasetProblems, firstProblem } from "./dataset/dataset-checks.js";
+import { AuditStep, DatasetAdvanced, LabelSourcesStep, ScheduleStep, SplitStep } from "./dataset/dataset-steps.js";
 import { type Draft, defaultParams } from "./draft.js";
 import { FeatureSetChoice, missingFeatureSet } from "./feature-set-choice.js";
 import { FilePicker } from "./file-picker.js";
@@ -202,5 +204,36 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
       }),
     ],
     advanced: flowAdvanced("images"),
+  },
+  dataset: {
+    capability: "dataset",
+    mainRole: "capture",
+    mainLabel: "Capture",
+    intro:
+      "Builds a labelled dataset from several captures in one run: features, labels with their provenance, train and test splits without leakage, a leakage audit and the dataset's card (Parquet).",
+    steps: [
+      {
+        title: "Labels",
+        render: (p) => <LabelSourcesStep {...p} />,
+        missing: (d) => firstProblem(datasetProblems(d.params), "labels.attackClasses", "labels.maxPriority"),
+      },
+      {
+        title: "Schedule",
+        render: (p) => <ScheduleStep {...p} />,
+        missing: (d) => firstProblem(datasetProblems(d.params), "labels.schedule"),
+      },
+      flowStep({
+        title: "Split",
+        render: (p) => <SplitStep {...p} />,
+        missing: (d) => firstProblem(datasetProblems(d.params), "split"),
+      }),
+      {
+        title: "Audit",
+        render: (p) => <AuditStep {...p} />,
+        missing: (d) =>
+          firstProblem(datasetProblems(d.params), "audit", "labels", "idleTimeout", "activeTimeout", "splt"),
+      },
+    ],
+    advanced: (props) => <DatasetAdvanced {...props} />,
   },
 };

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, makeJob, renderApp, uploadedAs } from "../test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, renderApp, uploadedAs } from "../test-utils.js";
 
 const pcapHeader = new Uint8Array([
   0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
@@ -27,7 +27,7 @@ afterEach(() => {
 function server() {
   return fakeServer({
     "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": () => ({ body: [] }),
+    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     "GET /api/rulesets": () => ({
       body: [
         { id: "default", name: "Installed rules" },
@@ -188,21 +188,24 @@ describe("job creation", () => {
   it("binary labelling of an aggregation job's output leaves the attack capture optional", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({
-        body: [
-          makeJob({
-            id: "m1",
-            title: "Mix",
-            capability: "merge",
-            outputs: [{ name: "merged.pcap", kind: "merged", size: 9 }],
-          }),
-          makeJob({
-            id: "s1",
-            title: "Clean",
-            capability: "sanitize",
-            outputs: [{ name: "clean.pcap", kind: "capture", size: 5 }],
-          }),
-        ],
+      "GET /api/jobs": (_, url) => ({
+        body: jobPage(
+          [
+            makeJob({
+              id: "m1",
+              title: "Mix",
+              capability: "merge",
+              outputs: [{ name: "merged.pcap", kind: "merged", size: 9 }],
+            }),
+            makeJob({
+              id: "s1",
+              title: "Clean",
+              capability: "sanitize",
+              outputs: [{ name: "clean.pcap", kind: "capture", size: 5 }],
+            }),
+          ],
+          url,
+        ),
       }),
       "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-3" } }),
     });
@@ -273,23 +276,26 @@ describe("job creation", () => {
   it("uses an earlier job's output instead of an upload", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({
-        body: [
-          makeJob({
-            id: "m1",
-            title: "Mix",
-            outputs: [
-              { name: "merged.pcap", kind: "merged", size: 10 },
-              { name: "merged.summary.json", kind: "summary", size: 1 },
-            ],
-          }),
-          makeJob({
-            id: "f1",
-            title: "Broken",
-            status: "failed",
-            outputs: [{ name: "x.pcap", kind: "capture", size: 1 }],
-          }),
-        ],
+      "GET /api/jobs": (_, url) => ({
+        body: jobPage(
+          [
+            makeJob({
+              id: "m1",
+              title: "Mix",
+              outputs: [
+                { name: "merged.pcap", kind: "merged", size: 10 },
+                { name: "merged.summary.json", kind: "summary", size: 1 },
+              ],
+            }),
+            makeJob({
+              id: "f1",
+              title: "Broken",
+              status: "failed",
+              outputs: [{ name: "x.pcap", kind: "capture", size: 1 }],
+            }),
+          ],
+          url,
+        ),
       }),
       "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-2" } }),
     });

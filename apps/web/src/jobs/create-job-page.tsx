@@ -10,7 +10,7 @@ import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { withNotice } from "../layout/flash-notice.js";
 import { usePageTitle } from "../layout/page-title.js";
 import { capabilityForms } from "./capability-forms.js";
-import { type Draft, emptyDraft, toRequest, withDerivedParam, withParam } from "./draft.js";
+import { type Draft, emptyDraft, takesSeveralCaptures, toRequest, withDerivedParam, withParam } from "./draft.js";
 import { FilePicker } from "./file-picker.js";
 import { MoreCaptures } from "./more-captures.js";
 import { SwitchParam } from "./param-fields.js";
@@ -37,6 +37,7 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
   const props: StepProps = {
     draft,
     setInput: (role: InputRole, picked) => setDraft((d) => ({ ...d, inputs: { ...d.inputs, [role]: picked } })),
+    setList: (role: InputRole, files) => setDraft((d) => ({ ...d, lists: { ...d.lists, [role]: files } })),
     setParam: (name, value) => setDraft((d) => withParam(d, name, value)),
     deriveParam: (name, value) => setDraft((d) => withDerivedParam(d, name, value)),
   };
@@ -117,8 +118,9 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
               value={draft.inputs[form.mainRole]}
               onChange={(v) => props.setInput(form.mainRole, v)}
             />
-            {multiCaptureCapabilities.includes(capability) && draft.inputs.capture && (
+            {takesSeveralCaptures(capability) && draft.inputs.capture && (
               <MoreCaptures
+                together={!multiCaptureCapabilities.includes(capability)}
                 value={draft.moreCaptures}
                 onChange={(moreCaptures) => setDraft((d) => ({ ...d, moreCaptures }))}
               />

@@ -4,6 +4,7 @@ import {
   type CreateJobRequest,
   type FileRef,
   type InputRole,
+  listRolesByCapability,
   multiCaptureCapabilities,
   paramsByCapability,
 } from "@tracemill/contracts";
@@ -16,6 +17,8 @@ export interface Draft {
   inputs: Partial<Record<InputRole, PickedFile>>;
   /** Captures after the first, for a job over several (capabilities that combine their parts only). */
   moreCaptures: PickedFile[];
+  /** Further files of roles a capability reads as lists (a dataset job's attack captures and alert files). */
+  lists: Partial<Record<InputRole, PickedFile[]>>;
   params: Record<string, unknown>;
   /** Parameters the user set by hand: values the wizard derives from other choices leave these alone. */
   edited: string[];
@@ -33,6 +36,7 @@ export function emptyDraft(capability: Capability): Draft {
     public: false,
     inputs: {},
     moreCaptures: [],
+    lists: {},
     params: defaultParams(capability),
     edited: [],
   };
@@ -55,7 +59,13 @@ export function rolesFor(capability: Capability, params: Record<string, unknown>
   if (capability === "label")
     return params.mode === "multiclass" ? ["capture", "alerts", "classification"] : ["capture", "attacks"];
   if (capability === "sanitize") return ["capture", "rules", "classification"];
+  if (capability === "dataset") return ["capture", "classification"];
   return ["capture"];
+}
+
+/** Whether a capability's job takes several captures: run as parts, or read together (a dataset job). */
+export function takesSeveralCaptures(capability: Capability): boolean {
+  return multiCaptureCapabilities.includes(capability) || listRolesByCapability[capability]?.capture !== undefined;
 }
 
 export function toRequest(capability: Capability, draft: Draft): CreateJobRequest {
@@ -64,8 +74,13 @@ export function toRequest(capability: Capability, draft: Draft): CreateJobReques
     const picked = draft.inputs[role];
     if (picked) inputs[role] = picked.ref;
   }
-  if (inputs.capture && draft.moreCaptures.length > 0 && multiCaptureCapabilities.includes(capability)) {
+  if (inputs.capture && draft.moreCaptures.length > 0 && takesSeveralCaptures(capability)) {
     inputs.capture = [inputs.capture as FileRef, ...draft.moreCaptures.map((picked) => picked.ref)];
+  }
+  for (const [role, list] of Object.entries(draft.lists) as [InputRole, PickedFile[]][]) {
+    if (list.length > 0 && listRolesByCapability[capability]?.[role] !== undefined) {
+      inputs[role] = list.map((picked) => picked.ref);
+    }
   }
   const params = Object.fromEntries(
     Object.entries(draft.params).filter(([, value]) => value !== undefined && value !== ""),

@@ -53,7 +53,7 @@ export function FilePicker(props: {
   const [error, setError] = useState<string>();
   const [progress, setProgress] = useState<number>();
   const [dragging, setDragging] = useState(false);
-  const jobs = useQuery({ queryKey: ["jobs", "mine"], queryFn: api.myJobs });
+  const jobs = useQuery({ queryKey: ["jobs", "mine", "all"], queryFn: api.allMyJobs });
   // Libraries hold captures only; a server without any (or an older one) shows no library tab.
   const libraries = useQuery({
     queryKey: ["libraries"],

@@ -1,30 +1,20 @@
 // One job as a card: capability icon, status at top right (a warning look for a suspect result), live progress, error,
 // result warnings, outputs, and the owner's actions (Retry for a failed or cancelled job).
 import type { Job } from "@tracemill/contracts";
-import { useState } from "react";
 import { Link } from "react-router";
 import { api } from "../api/client.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
+import { type JobActionHandlers, JobActions } from "./job-actions.js";
 import { OutcomeIcon, outcomeLabel, outcomeOf, ResultWarnings } from "./job-outcome.js";
 import { useJobEvents } from "./use-job-events.js";
 
-export function JobCard({
-  job,
-  onDelete,
-  onCancel,
-  onRetry,
-}: {
-  job: Job;
-  onDelete?(id: string): void;
-  onCancel?(id: string): void;
-  onRetry?(id: string): void;
-}) {
+/** `actions`: the owner's (My Jobs); without them the card is read-only (Shared Jobs). */
+export function JobCard({ job, actions }: { job: Job; actions?: JobActionHandlers }) {
   useJobEvents(job);
   const live = job.progress;
-  const [confirming, setConfirming] = useState(false);
   const active = job.status === "running" || job.status === "queued";
   return (
     <article className={`job-card status-${outcomeOf(job)}`} aria-labelledby={`job-${job.id}-title`}>
@@ -80,41 +70,7 @@ export function JobCard({
       )}
       <footer className="card-actions">
         <Link to={`/ui/details?id=${encodeURIComponent(job.id)}`}>Details</Link>
-        {job.isOwner && onDelete && (
-          <>
-            <Link
-              className="button"
-              to={`/ui/update?id=${encodeURIComponent(job.id)}&title=${encodeURIComponent(job.title)}`}
-            >
-              Edit
-            </Link>
-            {(job.status === "failed" || job.status === "cancelled") && onRetry && (
-              <button type="button" onClick={() => onRetry(job.id)}>
-                Retry
-              </button>
-            )}
-            {active && onCancel && (
-              <button type="button" onClick={() => onCancel(job.id)}>
-                Cancel
-              </button>
-            )}
-            {confirming ? (
-              <fieldset className="confirm">
-                <legend>Delete “{job.title}”?</legend>
-                <button type="button" className="danger" onClick={() => onDelete(job.id)}>
-                  Yes, delete
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Keep
-                </button>
-              </fieldset>
-            ) : (
-              <button type="button" className="danger" onClick={() => setConfirming(true)}>
-                Delete
-              </button>
-            )}
-          </>
-        )}
+        {job.isOwner && actions && <JobActions job={job} actions={actions} />}
       </footer>
     </article>
   );

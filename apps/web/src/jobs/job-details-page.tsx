@@ -9,6 +9,8 @@ import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { usePageTitle } from "../layout/page-title.js";
 import { DamageNotice } from "./damage-notice.js";
+import { DatasetCard } from "./dataset/dataset-card.js";
+import { datasetSummaryOf } from "./dataset/dataset-summary.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
 import { OutcomeIcon, outcomeLabel, ResultWarnings } from "./job-outcome.js";
@@ -136,6 +138,8 @@ function RetryButton({ job }: { job: Job }) {
 
 function Details({ job }: { job: Job }) {
   const ended = job.status === "failed" || job.status === "cancelled";
+  // A dataset job's page is its card: the summary drawn as such instead of the generic charts and summary table.
+  const dataset = job.capability === "dataset" ? datasetSummaryOf(job.summary) : undefined;
   return (
     <section className="details">
       <h1>
@@ -194,7 +198,8 @@ function Details({ job }: { job: Job }) {
           </a>
         </>
       )}
-      {job.status === "succeeded" && <JobInsights job={job} />}
+      {dataset && <DatasetCard job={job} summary={dataset} />}
+      {job.status === "succeeded" && !dataset && <JobInsights job={job} />}
       {job.parts && <JobPartsTable parts={job.parts} />}
       <h2>Inputs</h2>
       <table className="wide">
@@ -252,7 +257,7 @@ function Details({ job }: { job: Job }) {
             </tbody>
           </table>
         </div>
-        {(job.summary || !ended) && (
+        {(job.summary || !ended) && !dataset && (
           <div>
             <h2>Run summary</h2>
             {job.summary ? <FlatTable record={job.summary} /> : <p>Not available yet.</p>}

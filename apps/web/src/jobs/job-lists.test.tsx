@@ -1,10 +1,16 @@
 // My Jobs and Shared Jobs cards: status, progress, outputs, delete with confirmation, cancel, read-only sharing.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { alice, fakeServer, jobPage, makeJob, renderApp } from "../test-utils.js";
+import { JOBS_LOOK_KEY } from "./job-list-controls.js";
 
-afterEach(() => vi.unstubAllGlobals());
+// These are the cards' tests: the lists show the table until the Cards view is chosen (job-table.test.tsx).
+beforeEach(() => localStorage.setItem(JOBS_LOOK_KEY, "cards"));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 const mine = [
   makeJob({
@@ -33,7 +39,10 @@ const mine = [
 
 describe("My Jobs", () => {
   it("shows each card's capability, status, progress, error and downloadable outputs", async () => {
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: mine }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage(mine, url) }),
+    });
     renderApp("/ui/dataSets");
     const done = (await screen.findByRole("article", { name: "Finished extraction" })) as HTMLElement;
     expect(within(done).getByRole("img", { name: "Feature Extraction" })).toBeInTheDocument();
@@ -70,7 +79,10 @@ describe("My Jobs", () => {
       },
       outputs: [{ name: "features.csv", kind: "csv", size: 700 }],
     });
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [mine[0], cut] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([mine[0], cut], url) }),
+    });
     renderApp("/ui/dataSets");
     const card = await screen.findByRole("article", { name: "Cut capture" });
     expect(within(card).getByRole("status")).toHaveTextContent(
@@ -90,7 +102,7 @@ describe("My Jobs", () => {
     });
     fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [mine[0], typed] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([mine[0], typed], url) }),
     });
     renderApp("/ui/dataSets");
     const card = await screen.findByRole("article", { name: "Typed extraction" });
@@ -104,10 +116,14 @@ describe("My Jobs", () => {
   });
 
   it("deletes a job only after confirmation and removes it from the list", async () => {
+    let listed = mine;
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: mine }),
-      "DELETE /api/jobs/bad": () => ({ status: 204 }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage(listed, url) }),
+      "DELETE /api/jobs/bad": () => {
+        listed = mine.filter((job) => job.id !== "bad");
+        return { status: 204 };
+      },
     });
     renderApp("/ui/dataSets");
     const card = await screen.findByRole("article", { name: "Broken images" });
@@ -128,7 +144,9 @@ describe("Cancel", () => {
     let cancelled = false;
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: cancelled ? [{ ...mine[1], status: "cancelled" }] : [mine[1]] }),
+      "GET /api/jobs": (_, url) => ({
+        body: jobPage(cancelled ? [{ ...mine[1], status: "cancelled" }] : [mine[1]], url),
+      }),
       "POST /api/jobs/run/cancel": () => {
         cancelled = true;
         return { body: { ...mine[1], status: "cancelled" } };
@@ -147,15 +165,18 @@ describe("Shared Jobs", () => {
   it("lists public jobs read-only, with their owner", async () => {
     fakeServer({
       "GET /api/auth/session": () => ({ body: { userName: "bob", email: "bob@example.org" } }),
-      "GET /api/jobs/public": () => ({
-        body: [
-          makeJob({
-            title: "Alice's public set",
-            public: true,
-            isOwner: false,
-            outputs: [{ name: "f.csv", kind: "csv", size: 5 }],
-          }),
-        ],
+      "GET /api/jobs/public": (_, url) => ({
+        body: jobPage(
+          [
+            makeJob({
+              title: "Alice's public set",
+              public: true,
+              isOwner: false,
+              outputs: [{ name: "f.csv", kind: "csv", size: 5 }],
+            }),
+          ],
+          url,
+        ),
       }),
     });
     renderApp("/ui/public/dataSets");
@@ -173,7 +194,7 @@ describe("Edit", () => {
       "GET /api/auth/session": () => ({ body: alice }),
       "GET /api/jobs/j9": () => ({ body: makeJob({ id: "j9", title: "Old", description: "d" }) }),
       "PATCH /api/jobs/j9": (body) => ({ body: makeJob({ id: "j9", ...(body as object) }) }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     });
     renderApp("/ui/update?id=j9&title=Old");
     const title = await screen.findByLabelText("Title");

@@ -2,10 +2,16 @@
 // failed (with Retry for their owner), read-only pages for other users, and Shared Jobs signed out.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { alice, fakeServer, jobPage, makeJob, renderApp } from "../test-utils.js";
+import { JOBS_LOOK_KEY } from "./job-list-controls.js";
 
-afterEach(() => vi.unstubAllGlobals());
+// These are the cards' tests: the lists show the table until the Cards view is chosen (job-table.test.tsx).
+beforeEach(() => localStorage.setItem(JOBS_LOOK_KEY, "cards"));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 const noMatch = {
   code: "no-alerts-matched",
@@ -32,7 +38,7 @@ describe("a suspect result", () => {
   it("shows a warning look instead of the green tick on its card, and a banner saying what and why", async () => {
     fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [suspect, clean] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([suspect, clean], url) }),
     });
     renderApp("/ui/dataSets");
     const card = await screen.findByRole("article", { name: "Labels from unrelated alerts" });
@@ -67,7 +73,10 @@ describe("a suspect result", () => {
       summary: { complete: false, damage: { offset: 4116, message: "cut.pcap: damaged capture at byte 4116" } },
       warnings: [{ code: "input-damaged", message: "The input is damaged (cut.pcap: damaged capture at byte 4116)." }],
     });
-    fakeServer({ "GET /api/auth/session": () => ({ body: alice }), "GET /api/jobs": () => ({ body: [cut] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([cut], url) }),
+    });
     renderApp("/ui/dataSets");
     const card = await screen.findByRole("article", { name: "Cut capture" });
     expect(within(card).getByRole("img", { name: "Succeeded with warnings" })).toBeInTheDocument();
@@ -107,7 +116,7 @@ describe("a failed job", () => {
     let listed = [failed, cancelled, clean];
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: listed }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage(listed, url) }),
       "POST /api/jobs/bad/retry": () => {
         listed = [makeJob({ ...failed, id: "again", status: "queued", error: null }), ...listed];
         return { status: 201, body: listed[0] };
@@ -175,7 +184,10 @@ describe("Shared Jobs signed out", () => {
       isOwner: false,
       owner: { userName: "bob" },
     });
-    fakeServer({ "GET /api/auth/session": () => ({ body: {} }), "GET /api/jobs/public": () => ({ body: [shared] }) });
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: {} }),
+      "GET /api/jobs/public": (_, url) => ({ body: jobPage([shared], url) }),
+    });
     renderApp("/ui/public/dataSets");
     const card = await screen.findByRole("article", { name: "Open dataset" });
     expect(screen.getByTestId("location")).toHaveTextContent("/ui/public/dataSets");

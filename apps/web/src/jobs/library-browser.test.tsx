@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { LibraryListing } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, renderApp } from "../test-utils.js";
+import { alice, fakeServer, jobPage, renderApp } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -55,7 +55,7 @@ function server(listings: (key: string, asked: number) => LibraryListing | undef
   const asked = new Map<string, number>();
   return fakeServer({
     "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": () => ({ body: [] }),
+    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     "GET /api/feature-sets": () => ({
       body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
     }),
@@ -84,7 +84,7 @@ describe("picking a capture from a library", () => {
   it("offers no library tab when the server has no library", async () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
       "GET /api/libraries": () => ({ body: [] }),
     });
     renderApp("/ui/extract");

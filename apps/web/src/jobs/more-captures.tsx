@@ -1,10 +1,16 @@
-// Further captures for a job over several (extract, label, ipt, images): each runs as a part of its own and the job
-// ends with one output whose rows follow the captures' order (docs/api.md, "Jobs over several captures").
+// Further captures for a job over several: for extract, label, ipt and images each runs as a part of its own and the
+// job ends with one output whose rows follow the captures' order (docs/api.md, "Jobs over several captures"); a
+// dataset job reads them all together in one run.
 import { MAX_CAPTURES } from "@tracemill/contracts";
 import { useState } from "react";
 import { FilePicker, formatBytes, type PickedFile } from "./file-picker.js";
 
-export function MoreCaptures(props: { value: readonly PickedFile[]; onChange(value: PickedFile[]): void }) {
+export function MoreCaptures(props: {
+  value: readonly PickedFile[];
+  onChange(value: PickedFile[]): void;
+  /** Read together in one run (a dataset job), not as parts. */
+  together?: boolean;
+}) {
   const { value, onChange } = props;
   // A fresh picker after each pick: its key changes, so it starts empty again.
   const [round, setRound] = useState(0);
@@ -32,7 +38,11 @@ export function MoreCaptures(props: { value: readonly PickedFile[]; onChange(val
       {value.length + 1 < MAX_CAPTURES && (
         <FilePicker
           key={round}
-          label={value.length === 0 ? "Another capture (optional: one job over several)" : "Another capture"}
+          label={
+            value.length === 0
+              ? `Another capture (optional: ${props.together ? "a dataset of several" : "one job over several"})`
+              : "Another capture"
+          }
           kind="capture"
           value={undefined}
           onChange={(picked) => {
@@ -43,8 +53,9 @@ export function MoreCaptures(props: { value: readonly PickedFile[]; onChange(val
         />
       )}
       <small className="hint">
-        Each capture runs as a part of its own, on whichever worker is free; the job's output has their rows one capture
-        after the other, and each capture's own files beside it.
+        {props.together
+          ? "The captures are read one after the other in one run: their sessions are labelled, split and audited together, and each row names its capture."
+          : "Each capture runs as a part of its own, on whichever worker is free; the job's output has their rows one capture after the other, and each capture's own files beside it."}
       </small>
     </div>
   );

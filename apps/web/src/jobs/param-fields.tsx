@@ -11,10 +11,13 @@ export function NumberParam(props: {
   unit?: string;
   /** What the number means, read by screen readers with the field. */
   hint?: string;
+  /** What is wrong with the value, shown as it is typed (the field's allowed range). */
+  error?: string;
   onChange(value: number | undefined): void;
 }) {
   const id = useId();
   const shown = typeof props.value === "number" ? String(props.value) : "";
+  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`].filter(Boolean).join(" ");
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -30,13 +33,19 @@ export function NumberParam(props: {
         step={props.step ?? "any"}
         value={shown}
         placeholder={props.defaultValue === undefined ? "" : String(props.defaultValue)}
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={described || undefined}
         onChange={(e) => props.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
       />
       {props.hint && (
         <small className="hint" id={`${id}-hint`}>
           {props.hint}
         </small>
+      )}
+      {props.error && (
+        <p className="field-error" id={`${id}-error`}>
+          {props.error}
+        </p>
       )}
       {props.defaultValue !== undefined && <small className="hint">Default: {props.defaultValue}</small>}
     </div>

@@ -1,9 +1,9 @@
 // Live job updates over server-sent events and how they refresh the cached job lists.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
-import type { Job } from "@tracemill/contracts";
+import type { Job, JobPage } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeJob } from "../test-utils.js";
+import { jobPage, makeJob } from "../test-utils.js";
 import { parseJobEvent, storeJob, useJobEvents } from "./use-job-events.js";
 
 /** Stands in for the browser's EventSource: records listeners so the test can send events. */
@@ -35,11 +35,15 @@ describe("job events", () => {
     expect(parseJobEvent("not json")).toBeUndefined();
   });
 
-  it("puts a fresher job into both lists and its own entry", () => {
+  it("puts a fresher job into every cached list, whole or a page, and its own entry", () => {
     const client = new QueryClient();
-    client.setQueryData(["jobs", "mine"], [makeJob({ id: "a" }), makeJob({ id: "b", title: "old" })]);
+    client.setQueryData(["jobs", "mine", "all"], [makeJob({ id: "a" }), makeJob({ id: "b", title: "old" })]);
+    const pageKey = ["jobs", "public", { sort: "title" }];
+    client.setQueryData(pageKey, jobPage([makeJob({ id: "b", title: "old" }), makeJob({ id: "c" })], "", 7));
     storeJob(client, makeJob({ id: "b", title: "new" }));
-    expect(client.getQueryData<Job[]>(["jobs", "mine"])?.map((j) => j.title)).toEqual(["A job", "new"]);
+    expect(client.getQueryData<Job[]>(["jobs", "mine", "all"])?.map((j) => j.title)).toEqual(["A job", "new"]);
+    const page = client.getQueryData<JobPage>(pageKey);
+    expect([page?.jobs.map((j) => j.title), page?.total]).toEqual([["new", "A job"], 7]);
     expect(client.getQueryData<Job>(["job", "b"])?.title).toBe("new");
   });
 

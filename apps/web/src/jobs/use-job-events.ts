@@ -1,7 +1,7 @@
 // Live state of a running job from the server's event stream ("job" events carry the whole job); the lists also poll.
 
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
-import type { Job } from "@tracemill/contracts";
+import type { Job, JobPage } from "@tracemill/contracts";
 import { useEffect } from "react";
 import { api } from "../api/client.js";
 
@@ -15,11 +15,13 @@ export function parseJobEvent(data: string): Job | undefined {
   }
 }
 
-/** Puts a fresher copy of a job into every cached list and into its own entry. */
+/** Puts a fresher copy of a job into every cached list (whole lists and pages) and into its own entry. */
 export function storeJob(queryClient: QueryClient, job: Job): void {
-  const replace = (list: Job[] | undefined) => list?.map((j) => (j.id === job.id ? job : j));
-  queryClient.setQueryData<Job[]>(["jobs", "mine"], replace);
-  queryClient.setQueryData<Job[]>(["jobs", "public"], replace);
+  const replace = (list: Job[]) => list.map((j) => (j.id === job.id ? job : j));
+  queryClient.setQueriesData<Job[] | JobPage>({ queryKey: ["jobs"] }, (cached) => {
+    if (cached === undefined) return cached;
+    return Array.isArray(cached) ? replace(cached) : { ...cached, jobs: replace(cached.jobs) };
+  });
   queryClient.setQueryData<Job>(["job", job.id], job);
 }
 

@@ -29,6 +29,7 @@ export const routeByIndex: Readonly<Record<number, string>> = {
   11: "/ui/resources/usage",
   13: "/ui/resources/file/formats",
   15: "/ui/resources/about",
+  16: "/ui/dataset",
 };
 
 export function routeForIndex(index: number): string {
@@ -49,6 +50,7 @@ export const menuSections: MenuSection[] = [
       item("Automated Traffic Labeling", 4),
       item("Time Series Generator (IPT)", 5),
       item("Grayscale Image Generator", 8),
+      item("Dataset Builder", 16),
     ],
   },
   {

@@ -2,17 +2,17 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { alice, fakeServer, type Handler, jobPage, makeJob, renderApp } from "../test-utils.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();
   document.title = "";
 });
 
-const signedIn = {
+const signedIn: Record<string, Handler> = {
   "GET /api/auth/session": () => ({ body: alice }),
-  "GET /api/jobs": () => ({ body: [] }),
-  "GET /api/jobs/public": () => ({ body: [] }),
+  "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
+  "GET /api/jobs/public": (_, url) => ({ body: jobPage([], url) }),
   "GET /api/feature-sets": () => ({ body: [] }),
   "GET /api/files": () => ({ body: [] }),
   "GET /api/rulesets": () => ({ body: [] }),

@@ -2,7 +2,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, renderApp } from "../test-utils.js";
+import { alice, fakeServer, jobPage, renderApp } from "../test-utils.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -81,7 +81,7 @@ describe("Login", () => {
     const calls = fakeServer({
       ...signedOut,
       "POST /api/auth/login": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     });
     renderApp("/ui/login");
     await userEvent.type(screen.getByLabelText("Email"), " alice@example.org ");
@@ -98,7 +98,7 @@ describe("Login", () => {
     fakeServer({
       ...signedOut,
       "POST /api/auth/login": () => ({ body: alice }),
-      "GET /api/jobs": () => ({ body: [] }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
     });
     renderApp("/ui/login");
     await screen.findByRole("button", { name: "Signin" });

@@ -1,4 +1,4 @@
-// Capability descriptions: what each of the six capabilities reads, does and writes.
+// Capability descriptions: what each of the seven capabilities reads, does and writes.
 import { type Capability, capabilities } from "@tracemill/contracts";
 import { Link } from "react-router";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
@@ -36,6 +36,11 @@ const descriptions: Record<Capability, { text: string; reads: FileKind[]; writes
     text: "Draws the first bytes of each session's packets as rows of grayscale pixels, a chosen number of sessions per image (n × 280 pixels), zipped, next to the session features CSV.",
     reads: ["pcap"],
     writes: ["zip-images", "csv"],
+  },
+  dataset: {
+    text: "Builds a dataset from several captures in one run: the session features of the chosen sets, labels from attack captures, IDS alerts and a schedule of the attacks (each row saying which source labelled it), leakage-free train and test splits (by time, host, campaign or stratified), a leakage audit flagging the columns that alone separate the classes, and the dataset's card to rebuild it byte for byte.",
+    reads: ["pcap", "pcap-attack", "u2"],
+    writes: ["parquet", "json"],
   },
 };
 

@@ -8,4 +8,5 @@ export const capabilityRoutes: Record<Capability, string> = {
   images: "/ui/extract/images",
   sanitize: "/ui/clear",
   merge: "/ui/merge",
+  dataset: "/ui/dataset",
 };

@@ -11,7 +11,7 @@ import { usePageTitle } from "../layout/page-title.js";
 export function ProfilePage() {
   usePageTitle("Profile");
   const { user } = useAuth();
-  const jobs = useQuery({ queryKey: ["jobs", "mine"], queryFn: api.myJobs });
+  const jobs = useQuery({ queryKey: ["jobs", "mine", "all"], queryFn: api.allMyJobs });
   const files = useQuery({ queryKey: ["files"], queryFn: api.files, retry: false });
   return (
     <section>

@@ -1,13 +1,13 @@
 // The static and resource pages: About, File Formats, capability descriptions, usage guide, Profile.
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { alice, fakeServer, type Handler, jobPage, makeJob, renderApp } from "../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
-const signedIn = {
+const signedIn: Record<string, Handler> = {
   "GET /api/auth/session": () => ({ body: alice }),
-  "GET /api/jobs": () => ({ body: [makeJob({ id: "a" }), makeJob({ id: "b", status: "failed" })] }),
+  "GET /api/jobs": (_, url) => ({ body: jobPage([makeJob({ id: "a" }), makeJob({ id: "b", status: "failed" })], url) }),
   "GET /api/files": () => ({
     body: [
       {
@@ -45,10 +45,10 @@ describe("static and resource pages", () => {
     expect(screen.getByText(/each n × 280 pixels/)).toBeInTheDocument();
   });
 
-  it("Capability descriptions and the usage guide cover the six capabilities", async () => {
+  it("Capability descriptions and the usage guide cover the seven capabilities", async () => {
     fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
     const view = renderApp("/ui/resources/capabilities");
-    expect(screen.getAllByRole("article")).toHaveLength(6);
+    expect(screen.getAllByRole("article")).toHaveLength(7);
     // The article follows the name's sound: "an Automated…", "a Feature…".
     expect(screen.getByRole("link", { name: "Start an Automated Traffic Labeling job" })).toHaveAttribute(
       "href",
@@ -60,7 +60,7 @@ describe("static and resource pages", () => {
     view.unmount();
     renderApp("/ui/resources/usage");
     expect(screen.getByText(/An account is needed/)).toBeInTheDocument();
-    expect(screen.getAllByRole("listitem").filter((li) => li.closest("main"))).toHaveLength(6);
+    expect(screen.getAllByRole("listitem").filter((li) => li.closest("main"))).toHaveLength(7);
   });
 
   it("Profile shows the user, the jobs by status and the uploaded files", async () => {

@@ -9,7 +9,7 @@ export function UsagePage() {
       <h1>Capability Usage</h1>
       <h2>The interface</h2>
       <p>
-        The side menu (collapse it with the arrow) leads to your jobs, the shared jobs, the six capabilities and the
+        The side menu (collapse it with the arrow) leads to your jobs, the shared jobs, the seven capabilities and the
         resources. The moon button in the top bar switches between light and dark themes; your choice is remembered.
       </p>
       <h2>Your account</h2>
@@ -54,6 +54,12 @@ export function UsagePage() {
         </li>
         <li>
           <strong>Grayscale Image Generator</strong>: step 1; then the number of sessions per image.
+        </li>
+        <li>
+          <strong>Dataset Builder</strong>: step 1 with the captures (add as many as the dataset spans); then the labels
+          (attack captures with their class, alert files, a schedule of the attacks with its time zone), the feature
+          sets, and the split and the leakage audit. The job's page shows the dataset's card, its classes per split, the
+          audit's table and the split files to download.
         </li>
       </ol>
     </section>

@@ -1,35 +1,14 @@
 // Splits worked out by hand (quotas, cuts, a gateway's group, campaigns) and the errors of a bad spec or bad keys.
 import { describe, expect, it } from "vitest";
 import { isTracemillError } from "../errors.js";
+import { emptyKeys, splitsOf } from "../testing/split-keys.js";
 import { apportion } from "./split-stratified.js";
-import { assignSplits, type SplitKeys, type SplitMethod, type SplitSpec } from "./splits.js";
+import { assignSplits, type SplitMethod, type SplitSpec } from "./splits.js";
 
 const TRAIN_TEST = [
   { name: "train", fraction: 0.8 },
   { name: "test", fraction: 0.2 },
 ];
-
-function emptyKeys(count: number): SplitKeys {
-  return {
-    count,
-    classId: new Uint32Array(count),
-    startUs: new Float64Array(count),
-    hostA: new Uint32Array(count),
-    hostB: new Uint32Array(count),
-    group: new Int32Array(count).fill(-1),
-  };
-}
-
-/** The splits each value of `ids` (one per row) occurs in. */
-function splitsOf(ids: ArrayLike<number>, split: Uint8Array, count: number): Map<number, Set<number>> {
-  const seen = new Map<number, Set<number>>();
-  for (let row = 0; row < count; row++) {
-    const set = seen.get(ids[row]) ?? new Set<number>();
-    set.add(split[row]);
-    seen.set(ids[row], set);
-  }
-  return seen;
-}
 
 describe("apportion", () => {
   it("gives the floors, then the rows left to the largest remainders, the earlier split on a tie", () => {

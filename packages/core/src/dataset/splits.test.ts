@@ -2,6 +2,7 @@
 // two splits, the nearest allowed cut, determinism) and the time a million and a half rows take.
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../testing/seeded-random.js";
+import { emptyKeys, splitsOf } from "../testing/split-keys.js";
 import { assignSplits, type SplitKeys, type SplitMethod, type SplitSpec } from "./splits.js";
 
 const TRAIN_TEST = [
@@ -42,28 +43,6 @@ function randomKeys(seed: number, count: number, hostsPerRow = 3): SplitKeys {
     }
   }
   return keys;
-}
-
-function emptyKeys(count: number): SplitKeys {
-  return {
-    count,
-    classId: new Uint32Array(count),
-    startUs: new Float64Array(count),
-    hostA: new Uint32Array(count),
-    hostB: new Uint32Array(count),
-    group: new Int32Array(count).fill(-1),
-  };
-}
-
-/** The splits each value of `ids` (one per row) occurs in. */
-function splitsOf(ids: ArrayLike<number>, split: Uint8Array, count: number): Map<number, Set<number>> {
-  const seen = new Map<number, Set<number>>();
-  for (let row = 0; row < count; row++) {
-    const set = seen.get(ids[row]) ?? new Set<number>();
-    set.add(split[row]);
-    seen.set(ids[row], set);
-  }
-  return seen;
 }
 
 function expectEveryRowOnce(keys: SplitKeys, spec: SplitSpec, split: Uint8Array, counts: number[][]): void {

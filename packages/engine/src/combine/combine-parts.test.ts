@@ -1,5 +1,6 @@
 // Combining parts' outputs: names of the parts' copies, CSVs joined under one header (a different header refused,
-// nothing left behind), the summary's counts added up by hand.
+// nothing left behind) with the SHA-256 of the joined bytes, the summary's counts added up by hand.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -45,6 +46,10 @@ describe("combineParts", () => {
     });
     expect(fs.readFileSync(path.join(out, "features.csv"), "utf8")).toBe("h1,h2\n1,2\n3,4\n5,6\n");
     expect(fs.readFileSync(path.join(out, "02-b.features.csv"), "utf8")).toBe("h1,h2\n3,4\n5,6\n");
+    // sha256sum of the joined text above.
+    expect(result.digests).toEqual(
+      new Map([["features.csv", "9540a37d22e8db617a4a5ec3dd2b2a16b48cffdf74b8625dd7509140e0238662"]]),
+    );
     expect(result.outputs.map((o) => o.name).sort()).toEqual(
       [
         "features.csv",
@@ -58,6 +63,17 @@ describe("combineParts", () => {
     const summary = JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8"));
     expect(summary.sessions.total).toBe(3);
     expect(summary.captures).toBe(2);
+  });
+
+  it("gives the joined file's SHA-256 across reads of 1 MiB and a skipped header", async () => {
+    const out = fs.mkdtempSync(path.join(dir, "out-"));
+    const rows = (from: number) => Array.from({ length: 150_000 }, (_, i) => `${from + i},${i % 97}\n`).join("");
+    const parts = [part("a.pcap", `h1,h2\n${rows(0)}`, 1), part("b.pcap", `h1,h2\n${rows(1e6)}`, 1)];
+    const result = await combineParts(parts, { outDir: out });
+    const joined = fs.readFileSync(path.join(out, "features.csv"));
+    expect(joined.length).toBeGreaterThan(2 << 20);
+    expect(joined.toString()).toBe(`h1,h2\n${rows(0)}${rows(1e6)}`);
+    expect(result.digests.get("features.csv")).toBe(crypto.createHash("sha256").update(joined).digest("hex"));
   });
 
   it("refuses parts whose headers differ and leaves no combined file", async () => {

@@ -2,16 +2,15 @@
 // options), and this joins their outputs. Every output a part has becomes one combined output of the same name, the
 // parts' rows one after the other in the order the captures were given (each part's rows in their own order), and
 // each part's files are kept beside it under the part's name (part-names.ts). docs/api.md, "Jobs over several
-// captures", is the user's side of this.
+// captures", is the user's side of this. Its imports stay narrow (no index of the core or of engine/output; Parquet
+// and images loaded for such outputs only): the job waits for a combining process's start-up after its last part.
 import fs from "node:fs";
 import path from "node:path";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 import type { CapabilityResult, OutputFile, OutputKind, RunOptions } from "../capability.js";
-import { SUMMARY_FILE, writeSummary } from "../output/index.js";
+import { SUMMARY_FILE, writeSummary } from "../output/summary-file.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { combinedSummary, type PartSummary } from "./combined-summary.js";
-import { concatImageZips } from "./concat-images.js";
-import { concatParquet } from "./concat-parquet.js";
 import { concatText } from "./concat-text.js";
 import { partFileName } from "./part-names.js";
 
@@ -36,7 +35,12 @@ export const combinableKind = (kind: OutputKind): boolean =>
   kind === "images-zip" ||
   kind === "summary-json";
 
-export async function combineParts(parts: readonly PartResult[], options: RunOptions): Promise<CapabilityResult> {
+export interface CombinedResult extends CapabilityResult {
+  /** The SHA-256 (hex) of combined outputs, by name, where it was taken while they were written (CSV and text). */
+  digests: Map<string, string>;
+}
+
+export async function combineParts(parts: readonly PartResult[], options: RunOptions): Promise<CombinedResult> {
   if (parts.length === 0) throw new TracemillError("BAD_INPUT", "there are no parts to combine");
   const layout = parts[0].outputs.map(({ name, kind }) => ({ name, kind }));
   for (const [index, part] of parts.entries()) {
@@ -46,6 +50,7 @@ export async function combineParts(parts: readonly PartResult[], options: RunOpt
     }
   }
   const outputs: OutputFile[] = [];
+  const digests = new Map<string, string>();
   // The parts' own files first: links, no copies (a part's outputs are complete files already).
   const partSummaries: PartSummary[] = parts.map((part, index) => ({
     capture: part.capture,
@@ -73,12 +78,14 @@ export async function combineParts(parts: readonly PartResult[], options: RunOpt
     const before = doneBytes;
     const sourceBytes = sources.reduce((sum, source) => sum + fs.statSync(source).size, 0);
     if (CSV_KINDS.has(kind) || TEXT_KINDS.has(kind)) {
-      await concatText(sources, target, {
+      const digest = await concatText(sources, target, {
         header: CSV_KINDS.has(kind),
         signal: options.signal,
         onBytes: (bytes) => progress(before + bytes),
       });
+      digests.set(name, digest);
     } else if (PARQUET_KINDS.has(kind)) {
+      const { concatParquet } = await import("./concat-parquet.js");
       await concatParquet(sources, target, {
         summary: JSON.stringify(summary),
         createdBy: `tracemill ${TRACEMILL_VERSION}`,
@@ -86,6 +93,7 @@ export async function combineParts(parts: readonly PartResult[], options: RunOpt
         onRowGroups: (done, total) => progress(before + (sourceBytes * done) / Math.max(1, total)),
       });
     } else if (kind === "images-zip") {
+      const { concatImageZips } = await import("./concat-images.js");
       await concatImageZips(sources, target, { signal: options.signal });
     } else {
       throw new TracemillError("BAD_INPUT", `outputs of kind ${kind} (${name}) cannot be combined`);
@@ -99,7 +107,7 @@ export async function combineParts(parts: readonly PartResult[], options: RunOpt
     for (const [i, name] of part.files.entries()) outputs.push({ name, kind: layout[i].kind });
   }
   options.onProgress?.({ percent: 100, stage: "combined" });
-  return { outputs, summary };
+  return { outputs, summary, digests };
 }
 
 /** A hard link (the same file system, no space taken), else a copy under a temporary name renamed in. */

@@ -1,8 +1,10 @@
 // Joins CSV files with one header (the first file's; every other file must have the same) and header-less text
-// files, byte for byte, into a file written under a temporary name and renamed when complete.
+// files, byte for byte, into a file written under a temporary name and renamed when complete. The joined file's
+// SHA-256 is taken from the bytes as they pass, so it is never read again.
+import crypto from "node:crypto";
 import fs from "node:fs";
-import { TracemillError } from "@tracemill/core";
-import { OutputFile } from "../output/index.js";
+import { TracemillError } from "@tracemill/core/errors";
+import { OutputFile } from "../output/output-file.js";
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -14,8 +16,10 @@ export interface ConcatOptions {
   onBytes?: (bytes: number) => void;
 }
 
-export async function concatText(sources: readonly string[], target: string, options: ConcatOptions): Promise<void> {
+/** Joins the files into `target`; resolves with the SHA-256 (hex) of what it wrote. */
+export async function concatText(sources: readonly string[], target: string, options: ConcatOptions): Promise<string> {
   const out = new OutputFile(target);
+  const hash = crypto.createHash("sha256");
   const chunk = Buffer.alloc(CHUNK_BYTES);
   let header: Buffer | null = null;
   let read = 0;
@@ -39,6 +43,7 @@ export async function concatText(sources: readonly string[], target: string, opt
           const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
           if (bytesRead === 0) break;
           out.write(chunk, 0, bytesRead);
+          hash.update(chunk.subarray(0, bytesRead));
           position += bytesRead;
           read += bytesRead;
           options.onBytes?.(read);
@@ -48,6 +53,7 @@ export async function concatText(sources: readonly string[], target: string, opt
       }
     }
     await out.commit();
+    return hash.digest("hex");
   } catch (error) {
     await out.discard();
     throw error;

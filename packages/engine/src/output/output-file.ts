@@ -4,7 +4,7 @@
 // prefix filled in at the end, and a running CRC-32 (the images zip's features.csv is written in place this way).
 import fs from "node:fs";
 import zlib from "node:zlib";
-import { TracemillError } from "@tracemill/core";
+import { TracemillError } from "@tracemill/core/errors";
 
 const BUFFER_BYTES = 1 << 20;
 /** Bytes queued beyond which a buffer is written at once on the caller's thread, so that memory stays bounded. */
