@@ -201,20 +201,3 @@ describe("assignSplits invariants over random keys", () => {
     expect(differ / keys.count).toBeLessThan(0.4);
   });
 });
-
-describe("assignSplits speed", () => {
-  it.each(["random", "time", "host", "campaign"] as SplitMethod[])(
-    "%s: 1.5 M rows in well under a second",
-    (method) => {
-      // A quarter as many addresses as sessions: the sessions of a capture share their hosts.
-      const keys = randomKeys(99, 1_500_000, 0.25);
-      const started = process.cpuUsage();
-      const { counts } = assignSplits(keys, { method, splits: TRAIN_TEST, seed: 1 });
-      const { user, system } = process.cpuUsage(started);
-      expect(counts.flat().reduce((sum, rows) => sum + rows, 0)).toBe(1_500_000);
-      // CPU time, not wall time, and a loose bound, as the machine is shared: it catches a per-row allocation or a
-      // quadratic step, not a few per cent.
-      expect((user + system) / 1000).toBeLessThan(1000);
-    },
-  );
-});
