@@ -13,8 +13,11 @@ export {
 export { type AlertFormat, type LoadedAlerts, loadAlerts, loadClassification } from "./load-alerts.js";
 export {
   type AlertLabellerFacts,
-  describeAlert,
+  alertFileSummary,
+  isoMicroseconds,
   type LabelMethod,
+  SessionEndpoints,
   type SessionLabel,
   type SessionLabeller,
+  sessionAlert,
 } from "./session-labeller.js";

@@ -44,15 +44,45 @@ const CLASS_COLUMNS: readonly Column[] = [
 ];
 const BENIGN = "benign";
 
-/** Fills a reused buffer with a session's forward or backward address (4 or 16 bytes used). */
-class Endpoints {
+/** Fills reused buffers with a session's forward and backward addresses; returns their length (4 or 16). */
+export class SessionEndpoints {
   readonly a = new Uint8Array(16);
   readonly b = new Uint8Array(16);
-  load(session: Session): number {
+  load(session: Session): 4 | 16 {
     session.address(true, this.a);
     session.address(false, this.b);
     return session.ipVersion === 4 ? 4 : 16;
   }
+}
+
+/** The alert of `matcher` that labels a session, if any (its endpoints loaded into the reused `endpoints`). */
+export function sessionAlert(
+  matcher: AlertMatcher,
+  endpoints: SessionEndpoints,
+  session: Session,
+): LabelAlert | undefined {
+  const length = endpoints.load(session);
+  // Alerts carry microseconds: the session's window is widened to whole microseconds on both sides.
+  const base = session.baseSec * 1e6;
+  const startUs = base + Math.floor(session.firstTime / 1000);
+  const endUs = base + Math.ceil(session.lastTime / 1000);
+  const { a, b } = endpoints;
+  return matcher.match(session.protocol, length, a, session.fwdPort, b, session.bwdPort, startUs, endUs);
+}
+
+/** An alert file's figures after labelling: the facts, the alerts matched and unmatched (the first `shown` listed). */
+export function alertFileSummary(
+  matcher: AlertMatcher,
+  facts: AlertLabellerFacts,
+  shown = Number.POSITIVE_INFINITY,
+): Record<string, unknown> {
+  const unmatched = matcher.unmatched();
+  return {
+    ...facts,
+    matchedAlerts: facts.alertsRead - facts.ignoredByPriority - unmatched.length,
+    unmatchedAlerts: unmatched.length,
+    unmatched: unmatched.slice(0, shown).map(describeAlert),
+  };
 }
 
 abstract class BinaryLabeller implements SessionLabeller {
@@ -105,7 +135,7 @@ export class ProvenanceLabeller extends BinaryLabeller {
 /** Labels by 5-tuple, either direction: the sessions whose conversation occurs in the attack capture. */
 export class TupleLabeller extends BinaryLabeller {
   readonly method = "tuples";
-  private readonly endpoints = new Endpoints();
+  private readonly endpoints = new SessionEndpoints();
   private readonly matchedTuples = new Set<string>();
 
   constructor(
@@ -155,7 +185,7 @@ export interface AlertLabellerFacts {
 export class AlertLabeller implements SessionLabeller {
   readonly method = "alerts";
   readonly columns = CLASS_COLUMNS;
-  private readonly endpoints = new Endpoints();
+  private readonly endpoints = new SessionEndpoints();
   private readonly current: SessionLabel = { label: 0, classId: 0, className: BENIGN };
 
   constructor(
@@ -164,22 +194,7 @@ export class AlertLabeller implements SessionLabeller {
   ) {}
 
   label(session: Session): SessionLabel {
-    const e = this.endpoints;
-    const length = e.load(session);
-    // Alerts carry microseconds: the session's window is widened to whole microseconds on both sides.
-    const base = session.baseSec * 1e6;
-    const startUs = base + Math.floor(session.firstTime / 1000);
-    const endUs = base + Math.ceil(session.lastTime / 1000);
-    const alert = this.matcher.match(
-      session.protocol,
-      length,
-      e.a,
-      session.fwdPort,
-      e.b,
-      session.bwdPort,
-      startUs,
-      endUs,
-    );
+    const alert = sessionAlert(this.matcher, this.endpoints, session);
     this.current.label = alert ? 1 : 0;
     this.current.classId = alert ? alert.classId : 0;
     this.current.className = alert ? alert.className : BENIGN;
@@ -193,13 +208,7 @@ export class AlertLabeller implements SessionLabeller {
   }
 
   summary(): Record<string, unknown> {
-    const unmatched = this.matcher.unmatched();
-    return {
-      ...this.facts,
-      matchedAlerts: this.facts.alertsRead - this.facts.ignoredByPriority - unmatched.length,
-      unmatchedAlerts: unmatched.length,
-      unmatched: unmatched.map(describeAlert),
-    };
+    return alertFileSummary(this.matcher, this.facts);
   }
 }
 
@@ -219,7 +228,7 @@ export function describeAlert(alert: LabelAlert): Record<string, unknown> {
 }
 
 /** "2021-12-10T18:53:12.123456Z": UTC with the alert's full microsecond precision. */
-function isoMicroseconds(timeUs: number): string {
+export function isoMicroseconds(timeUs: number): string {
   const seconds = Math.floor(timeUs / 1e6);
   const micro = timeUs - seconds * 1e6;
   return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micro).padStart(6, "0")}Z`;

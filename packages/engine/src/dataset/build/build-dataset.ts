@@ -11,8 +11,7 @@ import { TRACEMILL_VERSION } from "../../version.js";
 import { type CaptureRead, writeCard } from "../card/dataset-card.js";
 import { RowStore } from "../rows/row-store.js";
 import { CombinedLabels, LABEL_COLUMNS } from "../sources/combined-labels.js";
-import type { LoadedSpec } from "../spec/load-spec.js";
-import { specPath } from "../spec/load-spec.js";
+import { type LoadedSpec, specPath } from "../spec/load-spec.js";
 import { loadSharedSources, sourcesFor } from "./load-sources.js";
 import { routeAndAudit } from "./route-and-audit.js";
 import { routeKept } from "./route-rows.js";
@@ -57,7 +56,8 @@ export async function buildDataset(
   const created: ParquetFile[] = [];
   try {
     let base = 0;
-    const totalBytes = captures.reduce((sum, c) => sum + fs.statSync(c.file).size, 0) || 1;
+    const sizes = captures.map((c) => fs.statSync(c.file).size);
+    const totalBytes = sizes.reduce((sum, size) => sum + size, 0) || 1;
     let doneBytes = 0;
     for (const [i, capture] of captures.entries()) {
       run.signal?.throwIfAborted();
@@ -65,7 +65,7 @@ export async function buildDataset(
       labels.use(own);
       const name = names[i];
       const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-      const size = fs.statSync(capture.file).size;
+      const size = sizes[i];
       const rowBase = base;
       const summary = (await runSessionPass(
         capture.file,

@@ -1,7 +1,7 @@
 // What the splits need of each row, gathered as the sessions end: class, start time, the two endpoints (interned to
 // small integers) and the label's campaign, in growing typed arrays indexed by row.
 import type { Session, SplitKeys } from "@tracemill/core";
-import { SessionEndpoints } from "../sources/label-source.js";
+import { SessionEndpoints } from "../../labels/index.js";
 
 export class SplitKeysBuilder {
   private count = 0;

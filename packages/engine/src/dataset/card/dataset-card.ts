@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Column, SplitResult } from "@tracemill/core";
 import type { CapabilityResult } from "../../capability.js";
+import { isoMicroseconds } from "../../labels/index.js";
 import type { ParquetFile } from "../../output/index.js";
 import type { SessionPassSummary } from "../../pass/index.js";
 import { TRACEMILL_VERSION } from "../../version.js";
@@ -60,8 +61,8 @@ export async function writeCard(input: CardInput): Promise<CapabilityResult> {
     bytes: summary.input.bytes,
     sha256: summary.input.sha256,
     format: summary.input.format,
-    first: Number.isFinite(span.first) ? isoMicro(span.first) : null,
-    last: Number.isFinite(span.last) ? isoMicro(span.last) : null,
+    first: Number.isFinite(span.first) ? isoMicroseconds(Math.floor(span.first)) : null,
+    last: Number.isFinite(span.last) ? isoMicroseconds(Math.floor(span.last)) : null,
     sessions: summary.rows.rows,
     complete: summary.complete,
     damage: summary.damage,
@@ -164,14 +165,6 @@ function sumPackets(reads: readonly CaptureRead[]) {
     for (const [k, v] of Object.entries(summary.packets.ignored)) ignored[k] = (ignored[k] ?? 0) + v;
   }
   return { read, decoded, ignored };
-}
-
-/** "2017-07-04T13:20:00.123456Z" */
-function isoMicro(us: number): string {
-  const whole = Math.floor(us);
-  const seconds = Math.floor(whole / 1e6);
-  const micro = whole - seconds * 1e6;
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micro).padStart(6, "0")}Z`;
 }
 
 /** Writes `text` under a temporary name, then renames it: no card that looks whole but is not. */

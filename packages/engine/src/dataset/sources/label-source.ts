@@ -21,14 +21,3 @@ export interface LabelSource {
   /** Figures for the card: e.g. windows or alerts that matched no session. */
   summary(): Record<string, unknown>;
 }
-
-/** Fills reused buffers with a session's forward and backward addresses; returns their length (4 or 16). */
-export class SessionEndpoints {
-  readonly a = new Uint8Array(16);
-  readonly b = new Uint8Array(16);
-  load(session: Session): 4 | 16 {
-    session.address(true, this.a);
-    session.address(false, this.b);
-    return session.ipVersion === 4 ? 4 : 16;
-  }
-}

@@ -2,7 +2,8 @@
 // its packets (the earliest on a tie), when one holds any. The candidate windows are found once, at the session's
 // first packet; each later packet is only compared with their times.
 import { type CompiledSchedule, type FlowPacket, ScheduleMatcher, type Session } from "@tracemill/core";
-import { type LabelSource, SessionEndpoints, type SourceMatch } from "./label-source.js";
+import { SessionEndpoints } from "../../labels/index.js";
+import type { LabelSource, SourceMatch } from "./label-source.js";
 
 /** Numbers per candidate in a session's table: its code (window << 1 | attacker forward), start, end, packets in it. */
 const STRIDE = 4;

@@ -1,7 +1,8 @@
 // Labels by attack captures: a session whose conversation (5-tuple, either direction) occurs in an attack capture
 // has that capture's class. Tuples label whole sessions, so the fraction is 1.
 import type { AttackTupleSet, Session } from "@tracemill/core";
-import { type LabelSource, SessionEndpoints, type SourceMatch } from "./label-source.js";
+import { SessionEndpoints } from "../../labels/index.js";
+import type { LabelSource, SourceMatch } from "./label-source.js";
 
 export interface AttackTuples {
   /** The attack capture's file name, the match's rule. */
