@@ -1,5 +1,5 @@
 // The web app under the server's Content-Security-Policy in real Chromium: no screen trips it (no inline script or
-// style, no eval), and what needs more than 'self' (PNG previews through blob: URLs) still shows.
+// style, no eval), and the images job's gallery (PNGs from the server, drawn pixelated) still shows.
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
@@ -94,12 +94,26 @@ describe("Content-Security-Policy", () => {
       await page.waitForLoadState("networkidle");
       expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), screen).toEqual([]);
     }
-    // The last screen, the images job's details: its previews come from blob: URLs and are drawn.
-    const previews = page.locator('img[src^="blob:"]');
+    // The last screen, the images job's details: its gallery's thumbnails come from the server and are drawn.
+    const previews = page.locator('img[src*="/outputs/images.zip/images/"]');
     await previews.first().waitFor();
     expect(await previews.evaluateAll((images) => images.map((i) => (i as HTMLImageElement).naturalWidth))).toContain(
       280,
     );
+    // Zoomed, each pixel row of the image (20 px tall) is level with its session's row of the table beside it.
+    await page.getByRole("button", { name: "Sessions drawn in grayscale: images/image-000001.png" }).click();
+    const dialog = page.getByRole("dialog", { name: "Image 1: images/image-000001.png" });
+    await page.waitForFunction(() => (document.querySelector(".zoom-image") as HTMLImageElement)?.naturalHeight > 0);
+    const box = await dialog.locator(".zoom-image").boundingBox();
+    expect(box?.height).toBe(16 * 20);
+    const top = box?.y ?? Number.NaN;
+    const rows = await dialog
+      .locator(".zoom-rows tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect()));
+    expect(rows.map((row) => [row.top - top, row.height])).toEqual(Array.from({ length: 16 }, (_, i) => [20 * i, 20]));
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,9 +1,11 @@
 // The web app in real Chromium against `tracemill serve`: accounts, every capability's wizard with real captures,
 // live progress, downloads, sharing, a second user's read-only view, sign-out; a screenshot of every screen.
 import fs from "node:fs";
+import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
+import { fixturePath as fixture } from "../test/helpers/fixtures.js";
 import { launchBrowser, screenshot } from "./browser.js";
 import { jobs } from "./capability-jobs.js";
 import { card, createJob, finished, preferCards, register, signIn, upload } from "./ui-helpers.js";
@@ -98,6 +100,45 @@ describe("web app", () => {
       expect(await finished(page, job.title), job.title).toBe(job.outcome ?? "succeeded");
     }
     await shot("my-jobs");
+  });
+
+  it("keeps each uploaded file once: Profile lists it with the jobs that read it; an unused one can be deleted", async () => {
+    // Seven wizards picked wikipedia-browse.pcap five times and log4shell-exploit.pcap four times (once as both of a
+    // job's inputs): the server holds each once, and the wizards uploaded nothing before their Create.
+    const stored = () => fs.readdirSync(path.join(app.dataDir, "files")).length;
+    expect(stored()).toBe(3);
+    await page.goto(`${app.url}/ui/extract`);
+    await page.getByLabel("Title").fill("Abandoned");
+    await upload(page, "Capture", "dns53.pcap");
+    await page.goto(`${app.url}/ui/profile`);
+    const row = (name: string) => page.getByRole("row", { name: new RegExp(name.replace(".", "\\.")) });
+    await row("wikipedia-browse.pcap").waitFor();
+    expect(await page.getByRole("row").count()).toBe(4);
+    expect(await row("wikipedia-browse.pcap").getByRole("cell").nth(4).textContent()).toMatch(/^Used by 5 jobs: /);
+    expect(await row("log4shell-exploit.pcap").getByRole("cell").nth(4).textContent()).toMatch(/^Used by 3 jobs: /);
+    expect(await row("pyidstools_merged.u2").getByRole("link").allTextContents()).toEqual(["Multi-class labels"]);
+    expect(await page.getByRole("button", { name: /^Delete / }).count()).toBe(0);
+    expect(stored()).toBe(3);
+
+    // An upload no job reads (here sent straight to the API) is offered for deletion, and goes with its bytes.
+    const unused = await page.request.post(`${app.url}/api/files`, {
+      multipart: {
+        file: {
+          name: "dns53.pcap",
+          mimeType: "application/octet-stream",
+          buffer: fs.readFileSync(fixture("dns53.pcap")),
+        },
+      },
+    });
+    expect(unused.status()).toBe(201);
+    await page.reload();
+    await row("dns53.pcap").getByText("Unused").waitFor();
+    await shot("profile-uploads");
+    await row("dns53.pcap").getByRole("button", { name: "Delete dns53.pcap" }).click();
+    await page.getByRole("button", { name: "Yes, delete" }).click();
+    await page.getByText("Deleted dns53.pcap.").waitFor();
+    await row("dns53.pcap").waitFor({ state: "detached" });
+    expect(stored()).toBe(3);
   });
 
   it("chains a job on an earlier job's output instead of an upload", async () => {

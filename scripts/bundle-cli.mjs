@@ -5,8 +5,8 @@
 // command runs, and `--version` reads version.js alone (bin/tracemill.js). The server (which `serve` loads) and npm
 // packages other than commander stay outside, imported from node_modules as before.
 // The bundle's folder sits as deep as dist/commands/ and the engine's dist/ folders, so the paths the code finds
-// from its own location (the web app's dist/, the repository's rules/) stay right; the hashing worker is an entry of
-// its own beside the chunk that starts it.
+// from its own location (the web app's dist/, the repository's rules/) stay right; the hashing and Parquet workers are
+// entries of their own beside the chunks that start them.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
@@ -28,6 +28,7 @@ const bundle = await rolldown({
   input: {
     main: path.join(root, "apps/cli/src/main.ts"),
     "hash-worker": path.join(root, "packages/engine/src/hashing/hash-worker.ts"),
+    "parquet-worker": path.join(root, "packages/engine/src/output/parquet-worker.ts"),
     version: path.join(root, "packages/engine/src/version.ts"),
   },
   platform: "node",

@@ -10,7 +10,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defaultRulesetDir, loadRuleset, runSuricataOnCapture, sanitize } from "../../packages/engine/dist/index.js";
+import { withProductFlags } from "./product-flags.mjs";
 import { threadCpu, threadCpuText } from "./thread-cpu.mjs";
+
+withProductFlags(import.meta.filename);
 
 const args = process.argv.slice(2);
 const ruleFiles = [];

@@ -94,6 +94,11 @@ describe("tracemill dataset build", () => {
     const card = JSON.parse(fs.readFileSync(path.join(out, "dataset.json"), "utf8"));
     expect(card.captures.map((c: { path: string }) => c.path)).toEqual(["../ssh.pcap", "../nmap.pcap"]);
     expect(card.built.rows).toBe(all.length);
+    // The file a session came from separates the attack capture by construction: an identifier, not a leaky feature.
+    const capture = card.built.audit.rows.find((row: { column: string }) => row.column === "capture");
+    expect(capture.reason).toMatch(/identifier/);
+    expect(result.stderr).not.toMatch(/warning: .*\(.*\bcapture\b.*\)/);
+    expect(result.stderr).toContain(`tracemill: note: DATASET.md lists ${card.built.caveats.length} caveat`);
   });
 
   it("refuses to write over the spec it reads", () => {

@@ -6,9 +6,11 @@ import { progressHub } from "./jobs/progress-hub.js";
 import { jobRunner } from "./jobs/runner.js";
 import { serverDirs } from "./jobs/user-paths.js";
 import { accountsService } from "./services/accounts.js";
+import { explorerService } from "./services/explorer.js";
 import { jobsService } from "./services/jobs.js";
 import { librariesService } from "./services/libraries.js";
 import { scryptPasswords } from "./services/passwords.js";
+import { picturesService } from "./services/pictures.js";
 import { samplesService } from "./services/samples.js";
 import { findSourceArchive } from "./services/source-archive.js";
 import { uploadsService } from "./services/uploads.js";
@@ -24,12 +26,15 @@ export async function openContext(config: ServerConfig) {
     rulesetsDir: config.rulesetsDir,
   });
   const libraries = librariesService(db);
+  const jobs = jobsService(db, store, runner, hub, { rulesetsDir: config.rulesetsDir, serverDirs: serverDirs(config) });
   return {
     config,
     hub,
     runner,
     accounts: accountsService(db, { sessionHours: config.sessionHours, passwords: scryptPasswords }),
-    jobs: jobsService(db, store, runner, hub, { rulesetsDir: config.rulesetsDir, serverDirs: serverDirs(config) }),
+    jobs,
+    explorer: explorerService(jobs, store),
+    pictures: picturesService(jobs),
     uploads: uploadsService(db, store, { maxUploadBytes: config.maxUploadBytes }),
     libraries,
     samples: samplesService(config),

@@ -8,14 +8,18 @@ import { loadConfig } from "../src/config.js";
 import { DatabaseError, openDatabase } from "../src/db/connect.js";
 import { jobListSuite } from "./job-list-suite.js";
 import { libraryRepositorySuite } from "./library-repository-suite.js";
+import { lineageSuite } from "./lineage-suite.js";
 import { usePostgresCluster } from "./postgres-cluster.js";
 import { repositorySuite } from "./repository-suite.js";
+import { uploadsSuite } from "./uploads-suite.js";
 
 const cluster = usePostgresCluster();
 
 repositorySuite("PostgreSQL", () => cluster().createDatabase());
 libraryRepositorySuite("PostgreSQL", () => cluster().createDatabase());
 jobListSuite("PostgreSQL", () => cluster().createDatabase());
+lineageSuite("PostgreSQL", () => cluster().createDatabase());
+uploadsSuite("PostgreSQL", () => cluster().createDatabase());
 
 describe("choosing PostgreSQL", () => {
   it("takes --database over TRACEMILL_DATABASE_URL over the SQLite file, and a non-URL as a SQLite file", () => {

@@ -71,6 +71,8 @@ export function repositorySuite(name: string, newTarget: () => Promise<string>):
         "0006-job-parts",
         "0007-libraries",
         "0008-job-list-columns",
+        "0009-file-lineage",
+        "0010-file-digests",
       ]);
       await Promise.all(dbs.map((db) => db.destroy()));
       // Opened again, it finds nothing left to do.

@@ -113,3 +113,21 @@ export async function waitForStatus(client: Client, id: string, statuses: string
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Creates a job over one uploaded capture and waits until it has succeeded; its id. */
+export async function finishedJob(
+  client: Client,
+  request: { capability: string; params: Record<string, unknown>; captureId: string; public?: boolean; title?: string },
+): Promise<string> {
+  const created = await client.call("POST", "/api/jobs", {
+    title: request.title ?? `${request.capability} ${JSON.stringify(request.params)}`,
+    public: request.public ?? false,
+    capability: request.capability,
+    params: request.params,
+    inputs: { capture: { fileId: request.captureId } },
+  });
+  if (created.status !== 201) throw new Error(`job not created: ${JSON.stringify(created.body)}`);
+  const job = await waitForStatus(client, created.body.id, ["succeeded", "failed", "cancelled"], 60_000);
+  if (job.status !== "succeeded") throw new Error(`job ${job.id} ${job.status}: ${job.error}`);
+  return job.id as string;
+}

@@ -1,5 +1,6 @@
 // Uploads against a real server: each accepted format (sniffed, hashed, stored by id), bad files named with their
-// reason, the size limit, sign-in, and the original product's /upfile calls.
+// reason, the size limit, sign-in, identical bytes kept once, the look-up by digest, deleting an unused upload, and
+// the original product's /upfile calls.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -114,6 +115,88 @@ describe("POST /api/files", () => {
     await other.signUp("Other");
     expect((await other.call("GET", "/api/files")).body).toEqual([]);
     expect((await new Client(app.url).call("GET", "/api/files")).status).toBe(401);
+  });
+});
+
+describe("uploads kept once, looked up by digest, deleted when unused", () => {
+  const digest = (content: Buffer) => ({
+    sha256: crypto.createHash("sha256").update(content).digest("hex"),
+    size: content.length,
+  });
+
+  it("answers the same bytes uploaded again with the first upload (200), storing them once", async () => {
+    const owner = new Client(app.url);
+    await owner.signUp("Again");
+    const content = fixture("dns53.pcap");
+    const first = await owner.upload("dns.pcap", content);
+    expect(first.status).toBe(201);
+    const filesBefore = fs.readdirSync(path.join(app.dataDir, "files")).length;
+    const again = await owner.upload("renamed.pcap", content);
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    expect(fs.readdirSync(path.join(app.dataDir, "files")).length).toBe(filesBefore);
+    const listed = (await owner.call("GET", "/api/files")).body;
+    expect(listed).toEqual([{ ...first.body, usedBy: [] }]);
+  });
+
+  it("looks up my uploads only: another user's identical file is not mine to find; signed out is 401", async () => {
+    const owner = new Client(app.url);
+    await owner.signUp("Finder");
+    const stranger = new Client(app.url);
+    await stranger.signUp("Stranger");
+    const mine = fixture("pcap-le-ns_eth_get-to-ssh-server.pcap");
+    const theirs = fixture("erf_5-packets.erf");
+    const uploaded = (await owner.upload("get.pcap", mine)).body;
+    await stranger.upload("five.erf", theirs);
+    const found = await owner.call("POST", "/api/files/lookup", { files: [digest(mine), digest(theirs)] });
+    expect([found.status, found.body]).toEqual([200, { files: [uploaded, null] }]);
+    expect((await stranger.call("POST", "/api/files/lookup", { files: [digest(mine)] })).body).toEqual({
+      files: [null],
+    });
+    const bad = await owner.call("POST", "/api/files/lookup", { files: [{ sha256: "00", size: -1 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.messages).toEqual([
+      "Invalid files.0.sha256: a SHA-256 as 64 hex digits",
+      "Invalid files.0.size: Too small: expected number to be >=0",
+    ]);
+    const anonymous = await new Client(app.url).call("POST", "/api/files/lookup", { files: [digest(mine)] });
+    expect([anonymous.status, anonymous.body]).toEqual([401, { messages: ["Please sign in"] }]);
+  });
+
+  it("deletes an unused upload of mine with its bytes; a used one is 409, someone else's 404, signed out 401", async () => {
+    const owner = new Client(app.url);
+    await owner.signUp("Deleter");
+    const used = (await owner.upload("used.pcap", fixture("pcap-be-us_pptp.pcap"))).body;
+    const unused = (await owner.upload("unused.pcapng", fixture("pcapng-be_dhcp.pcapng"))).body;
+    const job = await owner.call("POST", "/api/jobs", {
+      title: "Reads used.pcap",
+      capability: "extract",
+      inputs: { capture: { fileId: used.id } },
+    });
+    expect(job.status).toBe(201);
+    const listed = (await owner.call("GET", "/api/files")).body;
+    expect(Object.fromEntries(listed.map((f: { name: string; usedBy: unknown }) => [f.name, f.usedBy]))).toEqual({
+      "used.pcap": [{ id: job.body.id, title: "Reads used.pcap" }],
+      "unused.pcapng": [],
+    });
+
+    const stranger = new Client(app.url);
+    await stranger.signUp("Intruder");
+    const foreign = await stranger.call("DELETE", `/api/files/${unused.id}`);
+    expect([foreign.status, foreign.body]).toEqual([404, { messages: ["Not found"] }]);
+    const anonymous = await new Client(app.url).call("DELETE", `/api/files/${unused.id}`);
+    expect([anonymous.status, anonymous.body]).toEqual([401, { messages: ["Please sign in"] }]);
+    const busy = await owner.call("DELETE", `/api/files/${used.id}`);
+    expect([busy.status, busy.body]).toEqual([
+      409,
+      { messages: ["used.pcap is an input of 1 job: it can be deleted once no job uses it"] },
+    ]);
+    expect(fs.existsSync(path.join(app.dataDir, "files", used.id))).toBe(true);
+
+    const deleted = await owner.call("DELETE", `/api/files/${unused.id}`);
+    expect(deleted.status).toBe(204);
+    expect(fs.existsSync(path.join(app.dataDir, "files", unused.id))).toBe(false);
+    expect((await owner.call("GET", "/api/files")).body.map((f: { id: string }) => f.id)).toEqual([used.id]);
+    expect((await owner.call("DELETE", `/api/files/${unused.id}`)).status).toBe(404);
   });
 });
 

@@ -6,9 +6,9 @@ import { type ReactNode, useState } from "react";
 import { Route, Routes } from "react-router";
 import { AuthProvider } from "./auth/auth-context.js";
 import { RequireAuth } from "./auth/require-auth.js";
-import { CreateJobPage } from "./jobs/create-job-page.js";
 import { JobDetailsPage } from "./jobs/job-details-page.js";
 import { MyJobsPage, SharedJobsPage } from "./jobs/job-lists.js";
+import { CreateJobRoute } from "./jobs/run-again.js";
 import { UpdateJobPage } from "./jobs/update-job-page.js";
 import { FlashNotice } from "./layout/flash-notice.js";
 import { PartnerLogos } from "./layout/partner-logos.js";
@@ -53,7 +53,7 @@ export function App() {
                   <Route
                     key={capability}
                     path={path}
-                    element={guarded(<CreateJobPage key={capability} capability={capability} />)}
+                    element={guarded(<CreateJobRoute key={capability} capability={capability} />)}
                   />
                 ))}
                 <Route path="/ui/update" element={guarded(<UpdateJobPage />)} />

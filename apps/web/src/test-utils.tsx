@@ -1,7 +1,7 @@
 // Test helpers: a fake server answering fetch by method and path, and the whole app rendered at a route.
 
 import { render } from "@testing-library/react";
-import type { Job, JobPage, UploadedFile } from "@tracemill/contracts";
+import type { ColumnSummary, Job, JobPage, UploadedFile } from "@tracemill/contracts";
 import { MemoryRouter, useLocation } from "react-router";
 import { vi } from "vitest";
 import { App } from "./app.js";
@@ -83,6 +83,23 @@ export function jobPage(jobs: Job[], url = "", total = jobs.length): JobPage {
   return { jobs, total, offset, limit, nextOffset: offset + jobs.length < total ? offset + jobs.length : null };
 }
 
+/** The server's look-up by digest when it holds none of the files asked (POST /api/files/lookup): all to upload. */
+export const noneStored: Handler = (body) => ({
+  body: { files: (body as { files: unknown[] }).files.map(() => null) },
+});
+
+/**
+ * An empty pcap (its global header); `tag` goes into the header's sigfigs field, which readers ignore, so that each tag
+ * is other bytes with another SHA-256: the wizard uploads identical bytes once.
+ */
+export function pcapBytes(tag = 0): Uint8Array {
+  const header = new Uint8Array([
+    0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
+  ]);
+  new DataView(header.buffer).setUint32(12, tag, true);
+  return header;
+}
+
 /** What the server answers for an upload of `file` (a pcap), under the id the test gives it. */
 export function uploadedAs(file: File, id: string): UploadedFile {
   return {
@@ -93,5 +110,26 @@ export function uploadedAs(file: File, id: string): UploadedFile {
     format: "pcap",
     compression: null,
     createdAt: "",
+  };
+}
+
+/** A column as the explorer's server answers it (GET …/columns/:column), with the given fields changed. */
+export function columnAnswer(overrides: Partial<ColumnSummary>): ColumnSummary {
+  return {
+    output: "features.csv",
+    column: "x",
+    type: "numeric",
+    rows: 0,
+    count: 0,
+    missing: 0,
+    invalid: 0,
+    firstInvalid: null,
+    distinct: 0,
+    stats: null,
+    histogram: null,
+    top: null,
+    otherValues: 0,
+    split: null,
+    ...overrides,
   };
 }

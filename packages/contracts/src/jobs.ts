@@ -228,7 +228,16 @@ export const uploadedFile = z.object({
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
-export const jobInput = uploadedFile.extend({ role: inputRole });
+/**
+ * Where an input came from when it is an earlier job's output: that job (its title and capability as they are now)
+ * and the output's name. Given only when the viewer may read that job; an input is then referred to again as
+ * `{jobId, output}`.
+ */
+export const inputSource = z.object({ jobId: z.string(), output: z.string(), title: z.string(), capability });
+export type InputSource = z.infer<typeof inputSource>;
+
+export const jobInput = uploadedFile.extend({ role: inputRole, from: inputSource.optional() });
+export type JobInput = z.infer<typeof jobInput>;
 export const jobOutput = z.object({
   name: z.string(),
   kind: z.string(),

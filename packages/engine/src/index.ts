@@ -1,5 +1,7 @@
 // Public surface of the engine: each capability's module, the shared layers they are built on (input, pass,
 // hashing, output, labels, provenance, suricata), and the shared capability types. docs/architecture.md maps them.
+
+export * from "./browse/index.js";
 export type {
   CapabilityResult,
   OutputFile,
@@ -9,6 +11,7 @@ export type {
   RunOptions,
 } from "./capability.js";
 export * from "./combine/index.js";
+export * from "./explore/index.js";
 export * from "./extract/index.js";
 export * from "./hashing/index.js";
 export * from "./images/index.js";

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core/errors";
+import { resultWarnings } from "@tracemill/engine/result-warnings";
 import { Command } from "commander";
 import { interruptSignal } from "../interrupt.js";
 import { counted, refuseOverwriting } from "./capability-output.js";
@@ -69,6 +70,10 @@ function report(summary: Record<string, unknown>, out: string): void {
     `${counted(built.rows, "session")} (${classes}); splits: ${splits}; audit: ${counted(built.audit.flagged.length, "column")} flagged\n` +
       `${path.join(out, "DATASET.md")}\n`,
   );
-  for (const caveat of built.caveats) process.stderr.write(`tracemill: warning: ${caveat}\n`);
+  // What makes the result suspect warns, as for every command; the card lists every caveat.
+  for (const warning of resultWarnings(summary)) process.stderr.write(`tracemill: warning: ${warning.message}\n`);
+  if (built.caveats.length > 0) {
+    process.stderr.write(`tracemill: note: DATASET.md lists ${counted(built.caveats.length, "caveat")}\n`);
+  }
   if (built.inputs.some((input) => !input.complete)) process.exitCode = 1;
 }

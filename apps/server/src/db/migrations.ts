@@ -216,6 +216,23 @@ export const migrations: Record<string, Migration> = {
         where status = 'succeeded'`.execute(db);
     },
   },
+  "0009-file-lineage": {
+    // A file brought in from a job's output remembers that job and output, so a job's inputs link to the jobs that
+    // made them (GET /api/jobs/:id/lineage); the index finds the jobs that used a job's outputs. Files brought in
+    // before this migration carry no such record: a match by name and hash could not tell them from an upload.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("files").addColumn("source_job_id", "text").execute();
+      await db.schema.alterTable("files").addColumn("source_output", "text").execute();
+      await db.schema.createIndex("files_source_job").on("files").column("source_job_id").execute();
+    },
+  },
+  "0010-file-digests": {
+    // An upload is kept once per user and content: each upload, and the browser's look-up before it, finds the
+    // user's files with a digest, which this index answers without reading the user's every file.
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex("files_owner_sha256").on("files").columns(["owner_id", "sha256"]).execute();
+    },
+  },
 };
 
 /** A stored summary as an object; one that does not parse counts as empty rather than stopping the migration. */

@@ -33,6 +33,12 @@ export interface FilesTable {
   /** A capture library's file, read in place (the library's name and the path within it); null for stored files. */
   library: string | null;
   library_path: string | null;
+  /**
+   * For a file brought in from an earlier job's output: that job and the output's name (its lineage); null for
+   * uploads and library files. No foreign key: deleting that job keeps this file and its record of where it came from.
+   */
+  source_job_id: string | null;
+  source_output: string | null;
 }
 
 export interface JobsTable {

@@ -1,9 +1,16 @@
 // The OpenAPI document of the JSON API, generated from the contracts' zod schemas (served at /api/openapi.json).
 import {
+  columnSummary,
   createJobRequest,
   errorResponse,
+  fileLookupRequest,
+  fileLookupResponse,
+  galleryPage,
   health,
+  iptSeriesAnswer,
+  iptSessionPage,
   job,
+  jobLineage,
   jobPage,
   legacyCapabilityRequest,
   legacyDownloadRequest,
@@ -11,11 +18,13 @@ import {
   legacyUpdateRequest,
   library,
   libraryListing,
+  listedUpload,
   ruleset,
   sessionResponse,
   sessionUser,
   signinRequest,
   signupRequest,
+  tableColumns,
   updateJobRequest,
   uploadedFile,
 } from "@tracemill/contracts";
@@ -56,13 +65,24 @@ const operations: Record<string, Record<string, Operation>> = {
   "/api/auth/session": { get: { summary: "Who is signed in ({} when nobody)", response: sessionResponse } },
   "/api/auth/logout": { post: { summary: "Sign out; ends the session" } },
   "/api/files": {
-    get: { summary: "My uploaded files", response: z.array(uploadedFile) },
+    get: { summary: "My uploads, newest first, each with the jobs that read it", response: z.array(listedUpload) },
     post: {
-      summary: 'Upload one file (multipart field "file"), streamed',
+      summary:
+        'Upload one file (multipart field "file"), streamed; bytes I uploaded before answer 200 with that upload',
       body: "multipart",
       response: uploadedFile,
       status: 201,
     },
+  },
+  "/api/files/lookup": {
+    post: {
+      summary: "My uploads with these SHA-256 digests and sizes (null where none), to skip their upload",
+      body: fileLookupRequest,
+      response: fileLookupResponse,
+    },
+  },
+  "/api/files/{id}": {
+    delete: { summary: "Delete an upload of mine that no job reads (409 while one does)", status: 204 },
   },
   "/api/rulesets": { get: { summary: "Rulesets for sanitize", response: z.array(ruleset) } },
   "/api/libraries": {
@@ -95,11 +115,63 @@ const operations: Record<string, Record<string, Operation>> = {
       status: 201,
     },
   },
+  "/api/jobs/{id}/lineage": {
+    get: {
+      summary: "The jobs whose outputs it read (recursively) and the jobs that read its outputs, the readable ones",
+      response: jobLineage,
+    },
+  },
   "/api/jobs/{id}/events": {
     get: { summary: "Server-sent events: the job now and at each change", response: "event-stream" },
   },
   "/api/jobs/{id}/outputs.zip": { get: { summary: "All outputs as one zip, streamed", response: "binary" } },
   "/api/jobs/{id}/outputs/{name}": { get: { summary: "One output; supports Range", response: "binary" } },
+  "/api/jobs/{id}/outputs/{name}/columns": {
+    get: { summary: "A CSV or Parquet output's columns, rows and oddities (feature explorer)", response: tableColumns },
+  },
+  "/api/jobs/{id}/outputs/{name}/columns/{column}": {
+    get: {
+      summary: "One column over every row: counts, statistics, a histogram or its top values, optionally split",
+      query: {
+        bins: "histogram bins, 1 to 200 (default 40)",
+        scale: "linear (default) or log: bins of equal width in sign(x)·log10(1 + |x|)",
+        by: "label or class: counts per group of that column's values",
+      },
+      response: columnSummary,
+    },
+  },
+  "/api/jobs/{id}/outputs/{name}/images": {
+    get: {
+      summary: "A page of an images zip's images, each pixel row with its manifest labels and its session (gallery)",
+      query: {
+        offset: "images to skip (default 0)",
+        limit: "images, 1 to 100 (default 24); fewer when a page would pass 4096 pixel rows",
+      },
+      response: galleryPage,
+    },
+  },
+  "/api/jobs/{id}/outputs/{name}/images/{number}": {
+    get: { summary: "The PNG of the image with that number (images/image-000001.png is 1)", response: "binary" },
+  },
+  "/api/jobs/{id}/outputs/{name}/sessions": {
+    get: {
+      summary: "Sessions of an IPT output found by address and port, with their packet counts (IPT plots)",
+      query: {
+        q: "ports and addresses (or their starts), apart by spaces; every one must match",
+        from: "the data row to search from (default 1); an answer's nextFrom goes on",
+        limit: "sessions, 1 to 100 (default 20)",
+        minPackets: "sessions of fewer packets are passed over (default 1)",
+      },
+      response: iptSessionPage,
+    },
+  },
+  "/api/jobs/{id}/outputs/{name}/series": {
+    get: {
+      summary: "The inter-packet times of chosen sessions of an IPT output (their first 5000 gaps)",
+      query: { rows: "up to 8 data rows, apart by commas" },
+      response: iptSeriesAnswer,
+    },
+  },
   "/singup": { post: { summary: "Original product: register", body: signupRequest, response: sessionUser } },
   "/singin": { post: { summary: "Original product: sign in", body: signinRequest, response: sessionUser } },
   "/sesion": { post: { summary: "Original product: session check", response: sessionResponse } },
@@ -169,6 +241,9 @@ export function openApiDocument() {
       const parameters = [
         ...(path.includes("{id}") ? idParam : []),
         ...(path.includes("{name}") ? [{ name: "name", in: "path", required: true, schema: { type: "string" } }] : []),
+        ...(path.includes("{column}")
+          ? [{ name: "column", in: "path", required: true, schema: { type: "string" } }]
+          : []),
         ...Object.entries(op.query ?? {}).map(([name, description]) => ({
           name,
           in: "query",

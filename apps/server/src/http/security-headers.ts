@@ -12,8 +12,7 @@ const headers = helmet({
       scriptSrc: ["'self'"],
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'"],
-      // Output previews are PNGs unzipped in the browser and shown through blob: URLs.
-      imgSrc: ["'self'", "blob:", "data:"],
+      imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],

@@ -8,6 +8,10 @@ import type { Database, FilesTable, JobChanges, JobOutputsTable, JobRecord, Jobs
 export type JobRow = JobRecord & { owner_name: string };
 export type JobInputRow = FilesTable & { role: string };
 export type JobOutputRow = Omit<JobOutputsTable, "position">;
+export type JobBrief = Pick<
+  JobRecord,
+  "id" | "owner_id" | "public" | "title" | "capability" | "status" | "warning_count"
+>;
 export interface NewInput {
   role: string;
   fileId: string;
@@ -65,6 +69,15 @@ export function jobsRepository(db: Db) {
       });
     },
     byId: (id: string) => withOwner().where("jobs.id", "=", id).executeTakeFirst(),
+    /** What names and places jobs beside another (lineage): who may read each, its title, capability and outcome. */
+    briefsOf: (ids: string[]): Promise<JobBrief[]> =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom("jobs")
+            .select(["id", "owner_id", "public", "title", "capability", "status", "warning_count"])
+            .where("id", "in", ids)
+            .execute(),
     // Parts are the job's, never listed on their own.
     listByOwner: (ownerId: string) =>
       withOwner()

@@ -21,8 +21,13 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/api/files", async (request) => ctx.uploads.list(await userOf(request)));
 
   app.post("/api/files", signedIn, async (request, reply) => {
-    const file = await ctx.uploads.upload(await userOf(request), () => incomingFile(request));
-    return reply.code(201).send(file);
+    const { file, created } = await ctx.uploads.upload(await userOf(request), () => incomingFile(request));
+    return reply.code(created ? 201 : 200).send(file);
+  });
+  app.post("/api/files/lookup", signedIn, async (request) => ctx.uploads.lookup(await userOf(request), request.body));
+  app.delete("/api/files/:id", async (request: WithId, reply) => {
+    await ctx.uploads.remove(await userOf(request), request.params.id);
+    return reply.code(204).send();
   });
 
   app.get("/api/rulesets", async (): Promise<Ruleset[]> => {
@@ -46,6 +51,9 @@ export function apiJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     reply.code(201).send(await ctx.jobs.create(await userOf(request), request.body)),
   );
   app.get("/api/jobs/:id", async (request: WithId) => ctx.jobs.get(await userOf(request), request.params.id));
+  app.get("/api/jobs/:id/lineage", async (request: WithId) =>
+    ctx.jobs.lineage(await userOf(request), request.params.id),
+  );
   app.patch("/api/jobs/:id", async (request: WithId) =>
     ctx.jobs.update(await userOf(request), request.params.id, request.body),
   );

@@ -110,7 +110,7 @@ export function legacyRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
   for (const [path, accept] of Object.entries(uploads)) {
     app.post(path, signedIn, async (request: FastifyRequest) => {
-      const file = await ctx.uploads.upload(await userOf(request), () => incomingFile(request), accept);
+      const { file } = await ctx.uploads.upload(await userOf(request), () => incomingFile(request), accept);
       return { ...file, _id: file.id };
     });
   }

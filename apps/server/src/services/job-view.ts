@@ -2,11 +2,21 @@
 // What a job says in words (error, stage, summary) passes through `hide` (user-paths.ts) on the way out, whoever
 // wrote it: the worker names no server path, and a message written elsewhere (a failed start, a store error) is
 // cleaned here.
-import type { Capability, FileFormat, InputRole, Job, JobStatus, UploadedFile } from "@tracemill/contracts";
+import type {
+  Capability,
+  FileFormat,
+  InputRole,
+  InputSource,
+  Job,
+  JobInput,
+  JobStatus,
+  UploadedFile,
+} from "@tracemill/contracts";
 import { resultWarnings } from "@tracemill/engine/result-warnings";
 import type { NewFile } from "../repositories/files.js";
 import type { JobPartRow } from "../repositories/job-parts.js";
-import type { JobRow, jobsRepository } from "../repositories/jobs.js";
+import type { JobInputRow, JobRow, jobsRepository } from "../repositories/jobs.js";
+import { readableBy } from "./lineage.js";
 
 export function fileView(file: NewFile): UploadedFile {
   return {
@@ -34,7 +44,26 @@ export async function jobViews(
     jobs.outputsOf(ids),
     partsOf(...rows.filter((r) => r.part_count > 0).map((r) => r.id)),
   ]);
+  // Inputs brought in from other jobs' outputs name those jobs, only when the viewer may read them.
+  const sourceIds = [...new Set(inputs.flatMap((i) => (i.source_job_id ? [i.source_job_id] : [])))];
+  const sources = new Map(
+    (await jobs.briefsOf(sourceIds)).filter(readableBy(viewerId)).map((source) => [source.id, source]),
+  );
   return rows.map((row) => viewOf(row));
+
+  function inputOf(input: JobInputRow): JobInput {
+    const source = input.source_job_id ? sources.get(input.source_job_id) : undefined;
+    const from: InputSource | undefined =
+      source && input.source_output
+        ? {
+            jobId: source.id,
+            output: input.source_output,
+            title: source.title,
+            capability: source.capability as Capability,
+          }
+        : undefined;
+    return { ...fileView(input), role: input.role as InputRole, ...(from && { from }) };
+  }
 
   function viewOf(row: JobRow): Job {
     const summary = row.summary ? (JSON.parse(hide(row.summary)) as Record<string, unknown>) : null;
@@ -54,7 +83,7 @@ export async function jobViews(
       createdAt: row.created_at,
       startedAt: row.started_at,
       finishedAt: row.finished_at,
-      inputs: inputs.filter((i) => i.job_id === row.id).map((i) => ({ ...fileView(i), role: i.role as InputRole })),
+      inputs: inputs.filter((i) => i.job_id === row.id).map(inputOf),
       outputs: outputs
         .filter((o) => o.job_id === row.id)
         .map((o) => ({ name: o.name, kind: o.kind, size: Number(o.size), ...(o.sha256 && { sha256: o.sha256 }) })),

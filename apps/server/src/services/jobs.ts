@@ -12,6 +12,7 @@ import {
   type InputRole,
   inputRolesByCapability,
   type Job,
+  type JobLineage,
   type JobPage,
   jobMessages,
   listRolesByCapability,
@@ -29,6 +30,7 @@ import { withoutServerPaths } from "../jobs/user-paths.js";
 import { filesRepository } from "../repositories/files.js";
 import { type JobListScope, jobListRepository } from "../repositories/job-list.js";
 import { type JobOutputRow, type JobRow, jobsRepository, type NewInput, type NewJob } from "../repositories/jobs.js";
+import { lineageRepository } from "../repositories/lineage.js";
 import { UnrecognisedFile } from "../storage/sniff-format.js";
 import type { Storage } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
@@ -37,6 +39,7 @@ import { checkCicCompat, checkFeatureSets } from "./feature-sets.js";
 import { HttpError, notFound, signInRequired, validationError } from "./http-error.js";
 import { jobViews } from "./job-view.js";
 import { libraryInputs } from "./libraries.js";
+import { jobLineage, readableBy } from "./lineage.js";
 
 const finished = new Set(["succeeded", "failed", "cancelled"]);
 
@@ -90,7 +93,13 @@ export interface JobsOptions {
   serverDirs: readonly string[];
 }
 
-export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: ProgressHub, options: JobsOptions) {
+export function jobsService(
+  db: Db,
+  store: Storage,
+  runner: Pick<JobRunner, "wake" | "cancel">,
+  hub: ProgressHub,
+  options: JobsOptions,
+) {
   const jobs = jobsRepository(db);
   const list = jobListRepository(db);
   const files = filesRepository(db);
@@ -98,7 +107,8 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
   const parts = jobParts(db, hub);
   const hide = (text: string) => withoutServerPaths(text, [], options.serverDirs);
 
-  const canRead = (row: JobRow, user: CurrentUser | null) => row.public === 1 || row.owner_id === user?.id;
+  const lineage = lineageRepository(db);
+  const canRead = (row: JobRow, user: CurrentUser | null) => readableBy(user?.id ?? null)(row);
 
   /** The job if this user may read it; 404 otherwise, so private jobs do not reveal they exist. */
   async function readable(id: string, user: CurrentUser | null): Promise<JobRow> {
@@ -120,7 +130,7 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
     return job;
   }
 
-  /** Brings a readable job's output in as a file of the user's (a hard link when possible). */
+  /** Brings a readable job's output in as a file of the user's (a hard link when possible) that names its source. */
   async function importOutput(
     source: JobRow,
     output: JobOutputRow,
@@ -138,6 +148,8 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       format: sniffed.format,
       compression: sniffed.compression,
       created_at: new Date().toISOString(),
+      source_job_id: source.id,
+      source_output: output.name,
     });
     return id;
   }
@@ -398,6 +410,11 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       return view(await readable(id, user), user);
     },
 
+    /** The jobs a readable job came from and the jobs that used its outputs, those the user may read (lineage.ts). */
+    async lineage(user: CurrentUser | null, id: string): Promise<JobLineage> {
+      return jobLineage({ jobs, lineage }, await readable(id, user), user?.id ?? null);
+    },
+
     async update(user: CurrentUser | null, id: string, body: unknown): Promise<Job> {
       const row = await owned(id, user);
       const parsed = updateJobRequest.safeParse(body ?? {});
@@ -481,13 +498,16 @@ export function jobsService(db: Db, store: Storage, runner: JobRunner, hub: Prog
       const row = await readable(id, user);
       const [output] = (await jobs.outputsOf([row.id])).filter((o) => o.name === name);
       if (!output) throw notFound();
-      return { job: row, name: output.name, path: store.outputPath(row.id, output.name) };
+      return { job: row, name: output.name, kind: output.kind, path: store.outputPath(row.id, output.name) };
     },
 
     async outputs(user: CurrentUser | null, id: string) {
       const row = await readable(id, user);
       const outputs = await jobs.outputsOf([row.id]);
-      return { job: row, files: outputs.map((o) => ({ name: o.name, path: store.outputPath(row.id, o.name) })) };
+      return {
+        job: row,
+        files: outputs.map((o) => ({ name: o.name, kind: o.kind, path: store.outputPath(row.id, o.name) })),
+      };
     },
   };
 }

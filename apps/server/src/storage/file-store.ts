@@ -40,6 +40,8 @@ export function fileStore(root: string): Storage {
     filePath: (fileId: string) => path.join(filesDir, fileId),
     outputPath,
     outputSize: (jobId: string, name: string) => fs.statSync(outputPath(jobId, name)).size,
+    // Beside out/ in the job's directory: removeJob and a new run (startRun) take it away with the outputs.
+    cacheDir: (jobId: string) => path.join(jobDir(jobId), "cache"),
 
     async save(fileId: string, source: Readable, isTruncated: () => boolean): Promise<StoredUpload> {
       const target = path.join(filesDir, fileId);

@@ -25,6 +25,8 @@ export interface Storage {
   outputPath(jobId: string, name: string): string;
   /** A job output's size in bytes. */
   outputSize(jobId: string, name: string): number;
+  /** Where what the server derives from a job's outputs (the explorer's columns) is kept; removed with the job. */
+  cacheDir(jobId: string): string;
   /**
    * Streams an upload in under the file id: written to a temporary name beside it, hashed and sniffed as it goes, and
    * renamed only when complete and recognised.

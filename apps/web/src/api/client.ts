@@ -1,17 +1,29 @@
 // Every call the web app makes to the server, in one place: paths, credentials, error shapes.
 import {
+  type ColumnQuery,
+  type ColumnSummary,
   type CreateJobRequest,
   type FeatureSetInfo,
+  type FileDigest,
+  type FileLookupResponse,
+  type GalleryPage,
+  type GalleryQuery,
+  type IptSeriesAnswer,
+  type IptSessionPage,
+  type IptSessionsQuery,
   type Job,
+  type JobLineage,
   type JobListQuery,
   type JobPage,
   type Library,
   type LibraryListing,
+  type ListedUpload,
   MAX_JOB_PAGE_SIZE,
   type Ruleset,
   type SessionUser,
   type SigninRequest,
   type SignupRequest,
+  type TableColumns,
   type UpdateJobRequest,
   type UploadedFile,
 } from "@tracemill/contracts";
@@ -49,7 +61,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 /** `?name=value&…` of the parameters given (none: ""). */
-function queryString(query: JobListQuery): string {
+function queryString(query: JobListQuery | Record<string, unknown>): string {
   const pairs = Object.entries(query).filter(([, value]) => value !== undefined && value !== "");
   return pairs.length === 0 ? "" : `?${new URLSearchParams(pairs.map(([k, v]) => [k, String(v)])).toString()}`;
 }
@@ -63,7 +75,12 @@ export const api = {
   session: () => call<MaybeUser>("GET", "/api/auth/session"),
   logout: () => call<unknown>("POST", "/api/auth/logout"),
 
-  files: () => call<UploadedFile[]>("GET", "/api/files"),
+  /** My uploads, newest first, each with the jobs that read it. */
+  files: () => call<ListedUpload[]>("GET", "/api/files"),
+  /** For each digest, my upload with those bytes or null: a file the server holds needs no upload. */
+  lookupFiles: (files: FileDigest[]) => call<FileLookupResponse>("POST", "/api/files/lookup", { files }),
+  /** Deletes an upload of mine that no job reads. */
+  deleteFile: (id: string) => call<unknown>("DELETE", `/api/files/${encodeURIComponent(id)}`),
   /** One page of my jobs as the query says (search, filters, sort, page: contracts' job-list.ts). */
   myJobs: (query: JobListQuery = {}) => call<JobPage>("GET", `/api/jobs${queryString(query)}`),
   publicJobs: (query: JobListQuery = {}) => call<JobPage>("GET", `/api/jobs/public${queryString(query)}`),
@@ -78,6 +95,8 @@ export const api = {
     return jobs;
   },
   job: (id: string) => call<Job>("GET", `/api/jobs/${encodeURIComponent(id)}`),
+  /** The jobs a job came from and the jobs that used its outputs, those I may read. */
+  lineage: (id: string) => call<JobLineage>("GET", `/api/jobs/${encodeURIComponent(id)}/lineage`),
   createJob: (request: CreateJobRequest) => call<Job>("POST", "/api/jobs", request),
   updateJob: (id: string, request: UpdateJobRequest) =>
     call<Job>("PATCH", `/api/jobs/${encodeURIComponent(id)}`, request),
@@ -96,6 +115,25 @@ export const api = {
     ),
 
   outputUrl: (id: string, name: string) => `/api/jobs/${encodeURIComponent(id)}/outputs/${encodeURIComponent(name)}`,
+  /** A table output's columns and rows (the feature explorer; the server reads the whole file once). */
+  tableColumns: (id: string, name: string) => call<TableColumns>("GET", `${api.outputUrl(id, name)}/columns`),
+  /** One column of a table output over every row: counts, statistics, a histogram or its top values. */
+  columnSummary: (id: string, name: string, column: string, query: ColumnQuery = {}) =>
+    call<ColumnSummary>(
+      "GET",
+      `${api.outputUrl(id, name)}/columns/${encodeURIComponent(column)}${queryString(query as Record<string, unknown>)}`,
+    ),
+  /** A page of an images zip's images, each pixel row with its session (the server reads the zip, not the browser). */
+  galleryPage: (id: string, name: string, query: GalleryQuery = {}) =>
+    call<GalleryPage>("GET", `${api.outputUrl(id, name)}/images${queryString(query)}`),
+  /** The PNG of an images zip's image by its number (images/image-000001.png is 1). */
+  imageUrl: (id: string, name: string, number: number) => `${api.outputUrl(id, name)}/images/${number}`,
+  /** Sessions of an IPT output, the first ones or those matching a search, from a data row on. */
+  iptSessions: (id: string, name: string, query: IptSessionsQuery = {}) =>
+    call<IptSessionPage>("GET", `${api.outputUrl(id, name)}/sessions${queryString(query)}`),
+  /** The inter-packet times of an IPT output's sessions, by their data rows. */
+  iptSeries: (id: string, name: string, rows: number[]) =>
+    call<IptSeriesAnswer>("GET", `${api.outputUrl(id, name)}/series?rows=${rows.join(",")}`),
   outputsZipUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/outputs.zip`,
   eventsUrl: (id: string) => `/api/jobs/${encodeURIComponent(id)}/events`,
   codeUrl: "/code",
@@ -109,12 +147,6 @@ export const api = {
     });
     if (!response.ok) throw new ApiError(response.status, await readMessages(response));
     return response.text();
-  },
-
-  async outputBytes(id: string, name: string): Promise<ArrayBuffer> {
-    const response = await fetch(api.outputUrl(id, name), { credentials: "include" });
-    if (!response.ok) throw new ApiError(response.status, await readMessages(response));
-    return response.arrayBuffer();
   },
 
   /** Uploads one file as multipart field "file", reporting progress from the XHR upload events. */

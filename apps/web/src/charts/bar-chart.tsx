@@ -41,26 +41,6 @@ export interface Bin {
   count: number;
 }
 
-/** Equal-width bins over [min, max]; log-spaced bins when the data spans several decades. */
-export function histogram(values: number[], binCount = 20): Bin[] {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return [];
-  const min = Math.min(...finite);
-  const max = Math.max(...finite);
-  if (min === max) return [{ from: min, to: max, count: finite.length }];
-  const useLog = min > 0 && max / min > 1e4;
-  const edge = (i: number) => (useLog ? min * (max / min) ** (i / binCount) : min + ((max - min) * i) / binCount);
-  const bins: Bin[] = Array.from({ length: binCount }, (_, i) => ({ from: edge(i), to: edge(i + 1), count: 0 }));
-  for (const v of finite) {
-    let index = useLog
-      ? Math.floor((Math.log(Math.max(v, min) / min) / Math.log(max / min)) * binCount)
-      : Math.floor(((v - min) / (max - min)) * binCount);
-    index = Math.min(binCount - 1, Math.max(0, index));
-    bins[index].count++;
-  }
-  return bins;
-}
-
 const short = (n: number) => (Math.abs(n) >= 1000 ? n.toExponential(1) : Number(n.toPrecision(3)).toString());
 
 export function Histogram({

@@ -52,14 +52,5 @@ export function findColumn(header: string[], candidates: string[]): number {
   return -1;
 }
 
-export function countBy(rows: string[][], column: number, rename: (v: string) => string = (v) => v) {
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    const key = rename(row[column]);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([label, value]) => ({ label, value }));
-}
-
 const protocolNames: Record<string, string> = { "6": "TCP", "17": "UDP", "1": "ICMP", "58": "ICMPv6" };
 export const protocolName = (value: string) => protocolNames[value.trim()] ?? value.trim().toUpperCase();

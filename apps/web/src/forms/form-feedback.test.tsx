@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, makeJob, renderApp, uploadedAs } from "../test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, noneStored, renderApp, uploadedAs } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -122,6 +122,7 @@ describe("job wizard", () => {
       "GET /api/feature-sets": () => ({
         body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
       }),
+      "POST /api/files/lookup": noneStored,
       "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
     });
   const mockUpload = () => {

@@ -17,6 +17,8 @@ export interface FormStep {
   render(props: StepProps): ReactNode;
   /** What still has to be set before Next, or undefined. */
   missing(draft: Draft): string | undefined;
+  /** The input roles whose files this step picks (step 1 picks the main role's): a failed upload returns here. */
+  roles?: InputRole[];
 }
 
 export interface CapabilityForm {
@@ -43,6 +45,7 @@ const flowStep = (step: FormStep): FormStep => ({
     </>
   ),
   missing: (draft) => step.missing(draft) ?? missingFeatureSet(draft),
+  roles: step.roles,
 });
 
 export const capabilityForms: Record<Capability, CapabilityForm> = {
@@ -72,7 +75,14 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
     mainLabel: "Capture to sanitize",
     intro:
       "Scans a capture with Suricata and splits it into an attack-free capture and a capture of the attack samples, with the alerts.",
-    steps: [{ title: "Ruleset", render: (p) => <RulesetStep {...p} />, missing: noMissing }],
+    steps: [
+      {
+        title: "Ruleset",
+        render: (p) => <RulesetStep {...p} />,
+        missing: noMissing,
+        roles: ["rules", "classification"],
+      },
+    ],
     advanced: ({ draft, setParam }) => (
       <NumberParam
         label="Keep alerts of priority 1 to N (1 = most severe)"
@@ -114,6 +124,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
           </>
         ),
         missing: (d) => (d.inputs.attacks ? undefined : "Choose the attack capture"),
+        roles: ["attacks"],
       },
     ],
     advanced: ({ draft, setParam }) => (
@@ -147,6 +158,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
             : d.inputs.attacks || fromMerge(d)
               ? undefined
               : "Choose the attack capture",
+        roles: ["attacks", "alerts", "classification"],
       }),
     ],
     advanced: flowAdvanced("label"),
@@ -216,6 +228,7 @@ export const capabilityForms: Record<Capability, CapabilityForm> = {
         title: "Labels",
         render: (p) => <LabelSourcesStep {...p} />,
         missing: (d) => firstProblem(datasetProblems(d.params), "labels.attackClasses", "labels.maxPriority"),
+        roles: ["attacks", "alerts", "classification"],
       },
       {
         title: "Schedule",

@@ -2,11 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, makeJob, renderApp, uploadedAs } from "../test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, noneStored, pcapBytes, renderApp, uploadedAs } from "../test-utils.js";
 
-const pcapHeader = new Uint8Array([
-  0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
-]);
+const pcapHeader = pcapBytes();
 const u2Header = new Uint8Array([0, 0, 0, 104, 0, 0, 0, 60, 0, 0, 0, 0, 0, 0, 0, 0]);
 let uploads = 0;
 
@@ -37,6 +35,7 @@ function server() {
     "GET /api/feature-sets": () => ({
       body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
     }),
+    "POST /api/files/lookup": noneStored,
     "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
   });
 }
@@ -103,10 +102,10 @@ describe("job creation", () => {
     renderApp("/ui/extract");
     await userEvent.type(await screen.findByLabelText("Title"), "Week");
     expect(screen.queryByLabelText(/Another capture.*: choose a file/)).toBeNull();
-    await choose("Capture", "monday.pcap", pcapHeader);
-    await choose("Another capture (optional: one job over several)", "tuesday.pcap", pcapHeader);
-    await choose("Another capture", "wednesday.pcap", pcapHeader);
-    await choose("Another capture", "thursday.pcap", pcapHeader);
+    await choose("Capture", "monday.pcap", pcapBytes(1));
+    await choose("Another capture (optional: one job over several)", "tuesday.pcap", pcapBytes(2));
+    await choose("Another capture", "wednesday.pcap", pcapBytes(3));
+    await choose("Another capture", "thursday.pcap", pcapBytes(4));
     const further = screen.getByRole("list", { name: "Further captures" });
     expect(
       within(further)
@@ -118,8 +117,14 @@ describe("job creation", () => {
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() => expect(created(calls)).toBeDefined());
     expect((created(calls) as { inputs: unknown }).inputs).toEqual({
-      capture: [{ fileId: "file-1" }, { fileId: "file-2" }, { fileId: "file-4" }],
+      capture: [{ fileId: "file-1" }, { fileId: "file-2" }, { fileId: "file-3" }],
     });
+    // The capture taken out again was never sent.
+    expect(vi.mocked(api.upload).mock.calls.map(([file]) => file.name)).toEqual([
+      "monday.pcap",
+      "tuesday.pcap",
+      "thursday.pcap",
+    ]);
   });
 
   it("offers no further captures where a job takes one (sanitization)", async () => {
@@ -155,7 +160,7 @@ describe("job creation", () => {
     await stepOne("Mix", "Background capture (attack-free)");
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Choose the attack capture");
-    await choose("Attack capture", "attack.pcap", pcapHeader);
+    await choose("Attack capture", "attack.pcap", pcapBytes(2));
     fireEvent.change(screen.getByLabelText(/Insertion point/), { target: { value: "2.5" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() => expect(created(calls)).toBeDefined());

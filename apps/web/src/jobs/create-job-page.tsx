@@ -3,31 +3,63 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type Capability, type InputRole, jobMessages, multiCaptureCapabilities } from "@tracemill/contracts";
 import { type FormEvent, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners, TextField } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { withNotice } from "../layout/flash-notice.js";
 import { usePageTitle } from "../layout/page-title.js";
 import { capabilityForms } from "./capability-forms.js";
-import { type Draft, emptyDraft, takesSeveralCaptures, toRequest, withDerivedParam, withParam } from "./draft.js";
-import { FilePicker } from "./file-picker.js";
+import {
+  type Draft,
+  emptyDraft,
+  localFiles,
+  takesSeveralCaptures,
+  toRequest,
+  withDerivedParam,
+  withParam,
+  withUploaded,
+  withUploadProblem,
+} from "./draft.js";
+import { FilePicker, isLocal, type PickedFile } from "./file-picker.js";
 import { MoreCaptures } from "./more-captures.js";
 import { SwitchParam } from "./param-fields.js";
 import type { StepProps } from "./step-props.js";
+import { UploadFailed, type UploadStatus, uploadPicked } from "./upload-picked.js";
 
-export function CreateJobPage({ capability }: { capability: Capability }) {
+/** A job to run again (run-again.tsx): the draft made from it, and what the user must choose anew. */
+export interface RunAgainStart {
+  job: { id: string; title: string };
+  draft: Draft;
+  notices: string[];
+}
+
+export function CreateJobPage({ capability, again }: { capability: Capability; again?: RunAgainStart }) {
   const form = capabilityForms[capability];
   usePageTitle(capabilityNames[capability]);
-  const [draft, setDraft] = useState<Draft>(() => emptyDraft(capability));
+  const [draft, setDraft] = useState<Draft>(() => again?.draft ?? emptyDraft(capability));
   const [step, setStep] = useState(0);
   // What Next or Create last found missing; every change checks the step again, so a fix clears it at once (and
   // undoing the fix brings it back), while the next missing thing waits for the next Next.
   const [reported, setReported] = useState<string>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [uploading, setUploading] = useState<UploadStatus>();
   const create = useMutation({
-    mutationFn: () => api.createJob(toRequest(capability, draft)),
+    // The picked files go up only now (or are found on the server by their digest), then the job is created.
+    mutationFn: async () => {
+      const refs = await uploadPicked(localFiles(capability, draft), setUploading).finally(() =>
+        setUploading(undefined),
+      );
+      // Kept in the draft: should the job be refused, a second submit sends no file again.
+      setDraft((d) => withUploaded(d, refs));
+      return api.createJob(toRequest(capability, withUploaded(draft, refs)));
+    },
+    onError: (error) => {
+      if (!(error instanceof UploadFailed)) return;
+      setDraft((d) => withUploadProblem(withUploaded(d, error.done), error.file, error.message));
+      goTo(stepShowing(error.file));
+    },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["jobs"] });
       navigate("/ui/dataSets", withNotice(`Job “${draft.title.trim()}” created.`));
@@ -55,6 +87,17 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
 
   const problem = reported !== undefined && missingNow() === reported ? reported : undefined;
 
+  /** The step whose fields show this picked file: where its upload's failure is said. */
+  function stepShowing(file: File): number {
+    const holds = (picked: PickedFile | undefined) =>
+      picked !== undefined && isLocal(picked.ref) && picked.ref.local === file;
+    if (holds(draft.inputs[form.mainRole]) || draft.moreCaptures.some(holds)) return 0;
+    const index = form.steps.findIndex((s) =>
+      s.roles?.some((role) => holds(draft.inputs[role]) || (draft.lists[role] ?? []).some(holds)),
+    );
+    return index < 0 ? step : index + 1;
+  }
+
   function goTo(next: number) {
     setReported(undefined);
     setStep(next);
@@ -75,6 +118,21 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
         <CapabilityIcon capability={capability} size={36} /> {capabilityNames[capability]}
       </h1>
       <p className="lead">{form.intro}</p>
+      {again && (
+        <section className="run-again" aria-label="Run again">
+          <p>
+            Prefilled from <Link to={`/ui/details?id=${encodeURIComponent(again.job.id)}`}>{again.job.title}</Link>:
+            change what you like, then create the job.
+          </p>
+          {again.notices.length > 0 && (
+            <ul className="job-warning" role="status">
+              {again.notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <ol className="steps" aria-label="Steps">
         {stepTitles.map((title, i) => (
           <li
@@ -86,7 +144,10 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
           </li>
         ))}
       </ol>
-      <ErrorBanners messages={create.error ? messagesOf(create.error) : []} />
+      {/* A failed upload is said at its file's field instead. */}
+      <ErrorBanners
+        messages={create.error && !(create.error instanceof UploadFailed) ? messagesOf(create.error) : []}
+      />
       <form onSubmit={submit} noValidate aria-label={`${capabilityNames[capability]}: ${stepTitles[step]}`}>
         {step === 0 ? (
           <>
@@ -140,6 +201,19 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
             {problem}
           </p>
         )}
+        {uploading && (
+          <div className="upload-progress" role="status">
+            <progress
+              max={1}
+              value={uploading.fraction}
+              aria-label={`${uploading.stage === "reading" ? "Reading" : "Upload of"} ${uploading.name}`}
+            />
+            <span>
+              {uploading.stage === "reading" ? "Reading" : "Uploading"} {uploading.name} ({uploading.index} of{" "}
+              {uploading.count}): {Math.round(uploading.fraction * 100)} %
+            </span>
+          </div>
+        )}
         <div className="form-actions">
           {step > 0 && (
             <button type="button" onClick={() => goTo(step - 1)}>
@@ -147,7 +221,7 @@ export function CreateJobPage({ capability }: { capability: Capability }) {
             </button>
           )}
           <button type="submit" className="primary" disabled={create.isPending}>
-            {step < last ? "Next" : "Create job"}
+            {step < last ? "Next" : create.isPending ? "Creating…" : "Create job"}
           </button>
         </div>
       </form>

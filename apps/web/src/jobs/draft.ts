@@ -8,7 +8,7 @@ import {
   multiCaptureCapabilities,
   paramsByCapability,
 } from "@tracemill/contracts";
-import type { PickedFile } from "./file-picker.js";
+import { isLocal, type PickedFile } from "./file-picker.js";
 
 export interface Draft {
   title: string;
@@ -68,19 +68,67 @@ export function takesSeveralCaptures(capability: Capability): boolean {
   return multiCaptureCapabilities.includes(capability) || listRolesByCapability[capability]?.capture !== undefined;
 }
 
-export function toRequest(capability: Capability, draft: Draft): CreateJobRequest {
-  const inputs: CreateJobRequest["inputs"] = {};
+/** The picked files a request of this draft sends, by role: one file, or a list (several captures, a list role). */
+function sentByRole(capability: Capability, draft: Draft): Partial<Record<InputRole, PickedFile | PickedFile[]>> {
+  const sent: Partial<Record<InputRole, PickedFile | PickedFile[]>> = {};
   for (const role of rolesFor(capability, draft.params)) {
     const picked = draft.inputs[role];
-    if (picked) inputs[role] = picked.ref;
+    if (picked) sent[role] = picked;
   }
-  if (inputs.capture && draft.moreCaptures.length > 0 && takesSeveralCaptures(capability)) {
-    inputs.capture = [inputs.capture as FileRef, ...draft.moreCaptures.map((picked) => picked.ref)];
+  if (draft.inputs.capture && draft.moreCaptures.length > 0 && takesSeveralCaptures(capability)) {
+    sent.capture = [draft.inputs.capture, ...draft.moreCaptures];
   }
   for (const [role, list] of Object.entries(draft.lists) as [InputRole, PickedFile[]][]) {
-    if (list.length > 0 && listRolesByCapability[capability]?.[role] !== undefined) {
-      inputs[role] = list.map((picked) => picked.ref);
-    }
+    if (list.length > 0 && listRolesByCapability[capability]?.[role] !== undefined) sent[role] = list;
+  }
+  return sent;
+}
+
+/** The files of the user's disk the request sends, each once, in the order it lists them: what submit uploads. */
+export function localFiles(capability: Capability, draft: Draft): File[] {
+  const refs = Object.values(sentByRole(capability, draft)).flatMap((sent) => [sent ?? []].flat().map((p) => p.ref));
+  return [...new Set(refs.filter(isLocal).map((ref) => ref.local))];
+}
+
+/** Every picked file of the draft changed by `change` (its inputs, further captures and lists). */
+function mapPicked(draft: Draft, change: (picked: PickedFile) => PickedFile): Draft {
+  return {
+    ...draft,
+    inputs: Object.fromEntries(
+      Object.entries(draft.inputs).map(([role, picked]) => [role, picked && change(picked)]),
+    ) as Draft["inputs"],
+    moreCaptures: draft.moreCaptures.map(change),
+    lists: Object.fromEntries(
+      Object.entries(draft.lists).map(([role, list]) => [role, list?.map(change)]),
+    ) as Draft["lists"],
+  };
+}
+
+/** The draft with the files now on the server referred to by their ids, so a second submit sends nothing again. */
+export function withUploaded(draft: Draft, refs: ReadonlyMap<File, FileRef>): Draft {
+  return mapPicked(draft, (picked) => {
+    const ref = isLocal(picked.ref) ? refs.get(picked.ref.local) : undefined;
+    return ref ? { ...picked, ref, problem: undefined } : picked;
+  });
+}
+
+/** The draft with the reason a file's upload failed, at every place that file was picked. */
+export function withUploadProblem(draft: Draft, file: File, problem: string): Draft {
+  return mapPicked(draft, (picked) =>
+    isLocal(picked.ref) && picked.ref.local === file ? { ...picked, problem } : picked,
+  );
+}
+
+/** The request of a draft whose files are all on the server (upload-picked.ts first uploads the others). */
+export function toRequest(capability: Capability, draft: Draft): CreateJobRequest {
+  const inputs: CreateJobRequest["inputs"] = {};
+  const onServer = ({ ref, name }: PickedFile): FileRef => {
+    if (isLocal(ref)) throw new Error(`${name} is not uploaded yet`);
+    return ref;
+  };
+  const sent = Object.entries(sentByRole(capability, draft)) as [InputRole, PickedFile | PickedFile[]][];
+  for (const [role, files] of sent) {
+    inputs[role] = Array.isArray(files) ? files.map(onServer) : onServer(files);
   }
   const params = Object.fromEntries(
     Object.entries(draft.params).filter(([, value]) => value !== undefined && value !== ""),

@@ -1,12 +1,13 @@
-// Picks one job input: a file dropped or chosen (checked, then uploaded with a progress bar), an earlier job's output,
-// or, for a capture, a file of one of the server's capture libraries (used in place).
+// Picks one job input: a file dropped or chosen (checked here, its digest begun, uploaded only when the job is created:
+// upload-picked.ts), an earlier job's output, or, for a capture, a file of one of the server's capture libraries.
 
 import { useQuery } from "@tanstack/react-query";
 import type { Capability, FileRef } from "@tracemill/contracts";
 import { type DragEvent, useId, useState } from "react";
-import { api, messagesOf } from "../api/client.js";
+import { api } from "../api/client.js";
 import { FileIcon, type FileKind, fileKindOf } from "../icons/file-icons.js";
 import { acceptByKind, checkFile, type InputKind } from "./file-check.js";
+import { sha256OfFile } from "./file-digest.js";
 import { formatBytes } from "./format-bytes.js";
 import { LibraryBrowser } from "./library-browser.js";
 import { type SourceTab, SourceTabs, tabPanelProps } from "./source-tabs.js";
@@ -20,13 +21,22 @@ const iconByKind: Record<InputKind, FileKind> = {
   rules: "other",
 };
 
+/** A file from the user's disk, not on the server yet: the wizard uploads it (or finds it there) on submit. */
+export interface LocalFile {
+  local: File;
+}
+
 export interface PickedFile {
-  ref: FileRef;
+  ref: FileRef | LocalFile;
   name: string;
   size?: number;
   /** For an earlier job's output: that job's capability (a merge output carries its provenance). */
   fromCapability?: Capability;
+  /** Why its upload failed when the job was submitted; picking another file clears it. */
+  problem?: string;
 }
+
+export const isLocal = (ref: PickedFile["ref"]): ref is LocalFile => "local" in ref;
 
 type Source = "upload" | "library";
 const SOURCES: SourceTab<Source>[] = [
@@ -51,7 +61,6 @@ export function FilePicker(props: {
   const { label, kind, value, onChange } = props;
   const id = useId();
   const [error, setError] = useState<string>();
-  const [progress, setProgress] = useState<number>();
   const [dragging, setDragging] = useState(false);
   const jobs = useQuery({ queryKey: ["jobs", "mine", "all"], queryFn: api.allMyJobs });
   // Libraries hold captures only; a server without any (or an older one) shows no library tab.
@@ -77,14 +86,9 @@ export function FilePicker(props: {
     onChange(undefined);
     const problem = await checkFile(file, kind);
     if (problem) return setError(problem);
-    setProgress(0);
-    try {
-      const uploaded = await api.upload(file, setProgress);
-      onChange({ ref: { fileId: uploaded.id }, name: uploaded.name, size: uploaded.size });
-    } catch (caught) {
-      setError(messagesOf(caught).join(" ") || "The upload failed");
-      setProgress(undefined);
-    }
+    onChange({ ref: { local: file }, name: file.name, size: file.size });
+    // Nothing is sent yet, but the digest the submit needs can be read while the user goes on (file-digest.ts).
+    sha256OfFile(file).catch(() => {});
   }
 
   function onDrop(event: DragEvent) {
@@ -94,7 +98,7 @@ export function FilePicker(props: {
     if (file) void take(file);
   }
 
-  const uploading = progress !== undefined && progress < 1 && !value;
+  const shownError = error ?? value?.problem;
   return (
     <fieldset className="file-picker">
       <legend>
@@ -118,7 +122,6 @@ export function FilePicker(props: {
             chosen={value && "library" in value.ref ? value.ref : undefined}
             onPick={(library, capture) => {
               setError(undefined);
-              setProgress(undefined);
               onChange({ ref: { library, path: capture.path }, name: capture.name, size: capture.size });
             }}
           />
@@ -151,12 +154,6 @@ export function FilePicker(props: {
               }}
             />
           </label>
-          {progress !== undefined && (
-            <div className="upload-progress">
-              <progress max={1} value={progress} aria-label={`Upload of ${label}`} />
-              <span>{Math.round(progress * 100)} %</span>
-            </div>
-          )}
           {outputs.length > 0 && (
             <div className="field">
               <label htmlFor={`${id}-output`}>Or use an output of an earlier job</label>
@@ -166,7 +163,6 @@ export function FilePicker(props: {
                 onChange={(e) => {
                   const picked = outputs.find((o) => o.key === e.target.value);
                   setError(undefined);
-                  setProgress(undefined);
                   onChange(
                     picked
                       ? {
@@ -188,18 +184,18 @@ export function FilePicker(props: {
               </select>
             </div>
           )}
-          {uploading && <p className="hint">Uploading…</p>}
         </div>
       )}
       {value && (
         <p className="picked" data-testid="picked-file">
           <FileIcon kind={fileKindOf("", value.name)} size={24} /> {value.name}
           {value.size !== undefined && ` (${formatBytes(value.size)})`}
+          {isLocal(value.ref) && <small className="hint"> — sent when the job is created</small>}
         </p>
       )}
-      {error && (
+      {shownError && (
         <p className="field-error" role="alert">
-          {error}
+          {shownError}
         </p>
       )}
     </fieldset>

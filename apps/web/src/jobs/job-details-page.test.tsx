@@ -1,7 +1,7 @@
 // Job details: parameters, inputs, timings, summary, charts and CSV preview; a failed job's error.
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { alice, columnAnswer, fakeServer, makeJob, renderApp } from "../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -12,6 +12,71 @@ const csv = [
   "17,3,10.0.0.3,0,80,0",
   "6,4,10.0.0.4,2,400,0",
 ].join("\n");
+
+/** The explorer's answers for the CSV above: its columns, and the charted ones counted by hand. */
+const csvColumns = {
+  "GET /api/jobs/j1/outputs/labelled.csv/columns": () => ({
+    body: {
+      output: "labelled.csv",
+      format: "csv",
+      rows: 4,
+      columns: [
+        { name: "protocol", type: "numeric" },
+        { name: "ts", type: "numeric" },
+        { name: "srcIP", type: "text" },
+        { name: "flowduration", type: "numeric" },
+        { name: "mean_flowpktl", type: "numeric" },
+        { name: "label", type: "numeric" },
+      ],
+      splitBy: ["label"],
+      problems: [],
+    },
+  }),
+  "GET /api/jobs/j1/outputs/labelled.csv/columns/protocol": () => ({
+    body: columnAnswer({
+      column: "protocol",
+      top: [
+        { value: "6", count: 3 },
+        { value: "17", count: 1 },
+      ],
+    }),
+  }),
+  "GET /api/jobs/j1/outputs/labelled.csv/columns/label": () => ({
+    body: columnAnswer({
+      column: "label",
+      top: [
+        { value: "0", count: 3 },
+        { value: "1", count: 1 },
+      ],
+    }),
+  }),
+  "GET /api/jobs/j1/outputs/labelled.csv/columns/mean_flowpktl": () => ({
+    body: columnAnswer({
+      column: "mean_flowpktl",
+      rows: 4,
+      count: 4,
+      histogram: {
+        scale: "linear",
+        bins: [
+          { from: 60, to: 780, count: 3 },
+          { from: 780, to: 1500, count: 1 },
+        ],
+      },
+    }),
+  }),
+  "GET /api/jobs/j1/outputs/labelled.csv/columns/flowduration": () => ({
+    body: columnAnswer({
+      column: "flowduration",
+      histogram: {
+        scale: "linear",
+        bins: [
+          { from: 0, to: 1, count: 2 },
+          { from: 1, to: 2, count: 2 },
+        ],
+      },
+    }),
+  }),
+};
 
 describe("Job details", () => {
   it("shows parameters, inputs with hashes, timings, the summary, charts and the first CSV rows", async () => {
@@ -39,6 +104,7 @@ describe("Job details", () => {
       "GET /api/auth/session": () => ({ body: alice }),
       "GET /api/jobs/j1": () => ({ body: job }),
       "GET /api/jobs/j1/outputs/labelled.csv": () => ({ text: csv }),
+      ...csvColumns,
     });
     renderApp("/ui/details?id=j1");
     expect(await screen.findByRole("heading", { level: 1, name: /Labelled set/ })).toBeInTheDocument();
@@ -57,7 +123,7 @@ describe("Job details", () => {
       "/api/jobs/j1/outputs/labelled.csv",
     );
     expect(output).toHaveTextContent("cd".repeat(32));
-    const protocols = await screen.findByRole("img", { name: "Sessions per protocol" });
+    const protocols = await screen.findByRole("img", { name: "Sessions per protocol" }, { timeout: 5000 });
     expect(protocols).toHaveTextContent("TCP");
     expect(protocols).toHaveTextContent("3");
     expect(protocols).toHaveTextContent("UDP");
@@ -71,7 +137,7 @@ describe("Job details", () => {
     expect(screen.queryByText(/Incomplete input/)).toBeNull();
   });
 
-  it("says plainly that a Parquet output has no preview, and charts its sessions from the summary", async () => {
+  it("says plainly that a Parquet output has no preview, and charts its sessions from the whole file", async () => {
     const job = makeJob({
       id: "j5",
       title: "Typed",
@@ -85,6 +151,26 @@ describe("Job details", () => {
     const calls = fakeServer({
       "GET /api/auth/session": () => ({ body: alice }),
       "GET /api/jobs/j5": () => ({ body: job }),
+      "GET /api/jobs/j5/outputs/features.parquet/columns": () => ({
+        body: {
+          output: "features.parquet",
+          format: "parquet",
+          rows: 3,
+          columns: [{ name: "protocol", type: "numeric" }],
+          splitBy: [],
+          problems: [],
+        },
+      }),
+      "GET /api/jobs/j5/outputs/features.parquet/columns/protocol": () => ({
+        body: columnAnswer({
+          output: "features.parquet",
+          column: "protocol",
+          top: [
+            { value: "6", count: 2 },
+            { value: "17", count: 1 },
+          ],
+        }),
+      }),
     });
     renderApp("/ui/details?id=j5");
     const note = await screen.findByRole("note");
@@ -100,9 +186,11 @@ describe("Job details", () => {
     });
     expect(output).toHaveAttribute("href", "/api/jobs/j5/outputs/features.parquet");
     expect(screen.getByRole("row", { name: "format parquet" })).toBeInTheDocument();
-    const protocols = screen.getByRole("img", { name: "Sessions per protocol" });
+    // Charted from the server's reading of the whole file, as a CSV is.
+    const protocols = await screen.findByRole("img", { name: "Sessions per protocol" }, { timeout: 5000 });
     expect(protocols).toHaveTextContent("TCP");
     expect(protocols).toHaveTextContent("UDP");
+    expect(screen.getAllByRole("img", { name: "Sessions per protocol" })).toHaveLength(1);
     expect(screen.queryByRole("region", { name: /Preview of/ })).toBeNull();
     // The page never reads the Parquet file itself.
     expect(calls.some((c) => c.path.endsWith(".parquet"))).toBe(false);

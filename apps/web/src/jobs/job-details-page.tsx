@@ -1,4 +1,5 @@
-// Job details (/ui/details?id=…): parameters, inputs with sizes and hashes, timings, the run summary, charts, previews.
+// Job details (/ui/details?id=…): parameters, inputs with sizes and hashes (and the jobs they came from), the lineage,
+// timings, the run summary, charts, previews; "Run again with changes" for anyone who may read the job.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Job } from "@tracemill/contracts";
 import { Fragment } from "react";
@@ -8,13 +9,16 @@ import { ErrorBanners } from "../forms/fields.js";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";
 import { FileIcon, fileKindOf } from "../icons/file-icons.js";
 import { usePageTitle } from "../layout/page-title.js";
+import { capabilityRoutes } from "../pages/capability-routes.js";
 import { DamageNotice } from "./damage-notice.js";
 import { DatasetCard } from "./dataset/dataset-card.js";
 import { datasetSummaryOf } from "./dataset/dataset-summary.js";
+import { FeatureExplorer } from "./explorer/feature-explorer.js";
 import { formatBytes } from "./file-picker.js";
 import { JobInsights } from "./job-insights.js";
 import { OutcomeIcon, outcomeLabel, ResultWarnings } from "./job-outcome.js";
 import { JobPartsTable } from "./job-parts-table.js";
+import { JobLineageSection } from "./lineage-graph.js";
 import { isRecordList, SummaryValue } from "./summary-value.js";
 
 /** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
@@ -163,9 +167,16 @@ function Details({ job }: { job: Job }) {
           <strong>Failed:</strong> {job.error}
         </p>
       )}
+      <p>
+        <Link className="button" to={`${capabilityRoutes[job.capability]}?from=${encodeURIComponent(job.id)}`}>
+          Run again with changes
+        </Link>{" "}
+        <small>opens the wizard with this job's inputs and parameters, as a new job of yours</small>
+      </p>
       {job.isOwner && ended && <RetryButton job={job} />}
       <DamageNotice job={job} />
       <ResultWarnings job={job} />
+      <JobLineageSection job={job} />
       <h2>Outputs</h2>
       {job.outputs.length === 0 ? (
         <p>{noOutputs(job)}</p>
@@ -200,6 +211,7 @@ function Details({ job }: { job: Job }) {
       )}
       {dataset && <DatasetCard job={job} summary={dataset} />}
       {job.status === "succeeded" && !dataset && <JobInsights job={job} />}
+      {job.status === "succeeded" && <FeatureExplorer job={job} />}
       {job.parts && <JobPartsTable parts={job.parts} />}
       <h2>Inputs</h2>
       <table className="wide">
@@ -219,6 +231,13 @@ function Details({ job }: { job: Job }) {
               <td>{input.role}</td>
               <td>
                 <FileIcon kind={fileKindOf(input.format, input.name)} size={24} /> {input.name}
+                {input.from && (
+                  <small className="input-source">
+                    {" "}
+                    output of{" "}
+                    <Link to={`/ui/details?id=${encodeURIComponent(input.from.jobId)}`}>{input.from.title}</Link>
+                  </small>
+                )}
               </td>
               <td>{input.format}</td>
               <td>{formatBytes(input.size)}</td>

@@ -1,66 +1,109 @@
-// Pictures of a finished job: sessions per protocol, label/class distribution, length and duration histograms, previews.
-import { useQuery } from "@tanstack/react-query";
-import type { Job } from "@tracemill/contracts";
-import { useEffect, useState } from "react";
+// Pictures of a finished job: sessions per protocol, label/class distribution, length and duration histograms (the
+// server's figures over every row, as the feature explorer has them), the first rows, and previews.
+import { useQueries, useQuery } from "@tanstack/react-query";
+import type { ColumnSummary, Job } from "@tracemill/contracts";
 import { api } from "../api/client.js";
-import { BarChart, Histogram, histogram } from "../charts/bar-chart.js";
-import { countBy, findColumn, parseCsv, protocolName, type Table } from "../charts/csv.js";
-import { readZipEntries } from "../charts/zip-entries.js";
+import { type Bar, BarChart, Histogram } from "../charts/bar-chart.js";
+import { findColumn, parseCsv, protocolName } from "../charts/csv.js";
+import { tableOutputs } from "./explorer/table-outputs.js";
+import { ImageGallery } from "./gallery/image-gallery.js";
+import { IptPlot } from "./ipt/ipt-plot.js";
+import { JobTimeline } from "./job-timeline.js";
 import { SummaryCharts } from "./summary-charts.js";
 
 const labelName = (value: string) => (value === "1" ? "1 attack" : value === "0" ? "0 normal" : value || "none");
-const PREVIEW_BYTES = 2_000_000;
+/** The first rows of a CSV are in its first bytes; a range keeps a large output cheap to preview. */
+const PREVIEW_BYTES = 256 * 1024;
 const PREVIEW_ROWS = 10;
-const PREVIEW_IMAGES = 6;
 
-function numbers(table: Table, column: number): number[] {
-  return column < 0 ? [] : table.rows.map((r) => Number(r[column])).filter(Number.isFinite);
-}
+/** The charts drawn when the table has one of the columns: bars of its values, or a histogram of its bins. */
+const CHARTS: { title: string; names: string[]; rename?: (value: string) => string; unit?: string }[] = [
+  { title: "Sessions per protocol", names: ["protocol", "proto"], rename: protocolName },
+  { title: "Sessions per label", names: ["label"], rename: labelName },
+  { title: "Sessions per class", names: ["class", "classification", "category"] },
+  { title: "Mean packet length per session", names: ["mean_flowpktl", "mean_fpktl"], unit: "bytes" },
+  { title: "Session duration", names: ["flowduration", "duration"], unit: "s" },
+];
 
 export function JobInsights({ job }: { job: Job }) {
+  const tables = tableOutputs(job);
+  const table = tables.find((o) => /label|class/i.test(o.name)) ?? tables[0];
   const csvs = job.outputs.filter((o) => o.name.toLowerCase().endsWith(".csv"));
   const csv = csvs.find((o) => /label|class/i.test(o.name)) ?? csvs[0];
-  const zip = job.outputs.find((o) => o.name.toLowerCase().endsWith(".zip"));
+  const images = job.outputs.find((o) => o.kind === "images-zip");
+  const ipt = job.outputs.find((o) => o.kind === "ipt-txt");
   const txt = job.outputs.find((o) => o.name.toLowerCase().endsWith(".txt"));
   const parquets = job.outputs.filter((o) => o.name.toLowerCase().endsWith(".parquet"));
   return (
     <>
-      {csv && <CsvInsights job={job} name={csv.name} size={csv.size} />}
+      {table && <TableCharts job={job} name={table.name} />}
+      {csv && <CsvPreview job={job} name={csv.name} size={csv.size} />}
       {parquets.map((output) => (
         <ParquetNote key={output.name} job={job} name={output.name} />
       ))}
       <SummaryCharts job={job} />
-      {zip && <ImagePreview job={job} name={zip.name} />}
+      <JobTimeline job={job} />
+      {images && <ImageGallery job={job} name={images.name} />}
       {txt && <TextPreview job={job} name={txt.name} />}
+      {ipt && <IptPlot job={job} name={ipt.name} />}
     </>
   );
 }
 
-function CsvInsights({ job, name, size }: { job: Job; name: string; size: number }) {
+/** The charts of a table output, each from the server's answer for its column (the explorer's queries, shared). */
+function TableCharts({ job, name }: { job: Job; name: string }) {
+  const table = useQuery({
+    queryKey: ["explorer", job.id, name],
+    queryFn: () => api.tableColumns(job.id, name),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const names = table.data?.columns.map((column) => column.name) ?? [];
+  const charts = CHARTS.flatMap((chart) => {
+    const at = findColumn(names, chart.names);
+    return at < 0 ? [] : [{ ...chart, column: names[at] }];
+  });
+  const answers = useQueries({
+    queries: charts.map((chart) => ({
+      queryKey: ["explorer", job.id, name, chart.column, "linear", ""],
+      queryFn: () => api.columnSummary(job.id, name, chart.column, { scale: "linear" }),
+      staleTime: Number.POSITIVE_INFINITY,
+    })),
+  });
+  // The first look at a CSV output has the server read it whole (seconds for a large one); later looks are quick.
+  if (table.isPending) return <p aria-busy="true">Charting {name}…</p>;
+  if (charts.length === 0) return null;
+  return (
+    <>
+      <h2>Charts</h2>
+      <div className="charts">
+        {charts.map((chart, i) => (
+          <TableChart key={chart.title} chart={chart} summary={answers[i].data} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function TableChart(props: { chart: (typeof CHARTS)[number]; summary: ColumnSummary | undefined }) {
+  const { chart, summary } = props;
+  if (!summary) return null;
+  if (chart.unit !== undefined) {
+    return summary.histogram && <Histogram title={chart.title} unit={chart.unit} bins={summary.histogram.bins} />;
+  }
+  const rename = chart.rename ?? ((value: string) => value);
+  const bars: Bar[] = (summary.top ?? []).map((value) => ({ label: rename(value.value), value: value.count }));
+  return bars.length > 0 && <BarChart title={chart.title} bars={bars} />;
+}
+
+function CsvPreview({ job, name, size }: { job: Job; name: string; size: number }) {
   const text = useQuery({
     queryKey: ["output", job.id, name],
     queryFn: () => api.outputText(job.id, name, PREVIEW_BYTES),
   });
   if (!text.data) return text.isPending ? <p aria-busy="true">Reading {name}…</p> : null;
   const table = parseCsv(text.data, size <= text.data.length);
-  const protocol = findColumn(table.header, ["protocol", "proto"]);
-  const label = findColumn(table.header, ["label"]);
-  const klass = findColumn(table.header, ["class", "classification", "category"]);
-  const pktl = findColumn(table.header, ["mean_flowpktl", "mean_fpktl"]);
-  const duration = findColumn(table.header, ["flowduration", "duration"]);
-  const sampled = size > text.data.length ? ` (first ${table.rows.length} sessions)` : "";
   return (
     <>
-      <h2>Charts{sampled}</h2>
-      <div className="charts">
-        {protocol >= 0 && <BarChart title="Sessions per protocol" bars={countBy(table.rows, protocol, protocolName)} />}
-        {label >= 0 && <BarChart title="Sessions per label" bars={countBy(table.rows, label, labelName)} />}
-        {klass >= 0 && <BarChart title="Sessions per class" bars={countBy(table.rows, klass).slice(0, 26)} />}
-        {pktl >= 0 && (
-          <Histogram title="Mean packet length per session" unit="bytes" bins={histogram(numbers(table, pktl))} />
-        )}
-        {duration >= 0 && <Histogram title="Session duration" unit="s" bins={histogram(numbers(table, duration))} />}
-      </div>
       <h2>First rows of {name}</h2>
       <section className="table-scroll" aria-label={`Preview of ${name}`}>
         <table className="preview">
@@ -103,43 +146,6 @@ function ParquetNote({ job, name }: { job: Job; name: string }) {
   );
 }
 
-function ImagePreview({ job, name }: { job: Job; name: string }) {
-  const [urls, setUrls] = useState<{ name: string; url: string }[]>([]);
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    const made: string[] = [];
-    api
-      .outputBytes(job.id, name)
-      .then((buffer) => readZipEntries(buffer, (n) => n.toLowerCase().endsWith(".png"), PREVIEW_IMAGES))
-      .then((entries) => {
-        if (!live) return;
-        const list = entries.map((e) => {
-          const url = URL.createObjectURL(new Blob([e.data as BlobPart], { type: "image/png" }));
-          made.push(url);
-          return { name: e.name, url };
-        });
-        setUrls(list);
-      })
-      .catch((error: Error) => live && setProblem(error.message));
-    return () => {
-      live = false;
-      for (const url of made) URL.revokeObjectURL(url);
-    };
-  }, [job.id, name]);
-  return (
-    <>
-      <h2>First images of {name}</h2>
-      {problem && <p>{problem}</p>}
-      <div className="image-strip">
-        {urls.map((image) => (
-          <PreviewImage key={image.name} name={image.name} url={image.url} />
-        ))}
-      </div>
-    </>
-  );
-}
-
 function TextPreview({ job, name }: { job: Job; name: string }) {
   const text = useQuery({ queryKey: ["output", job.id, name], queryFn: () => api.outputText(job.id, name, 20_000) });
   const lines = text.data?.split("\n").slice(0, PREVIEW_ROWS) ?? [];
@@ -148,25 +154,5 @@ function TextPreview({ job, name }: { job: Job; name: string }) {
       <h2>First lines of {name}</h2>
       <pre className="text-preview">{lines.join("\n")}</pre>
     </>
-  );
-}
-
-/** One image at twice its size (pixels kept sharp), captioned with its real size in pixels. */
-function PreviewImage({ name, url }: { name: string; url: string }) {
-  const [size, setSize] = useState<[number, number]>();
-  return (
-    <figure>
-      <img
-        src={url}
-        alt={`Sessions drawn in grayscale: ${name}`}
-        width={size ? size[0] * 2 : undefined}
-        height={size ? size[1] * 2 : undefined}
-        onLoad={(e) => setSize([e.currentTarget.naturalWidth, e.currentTarget.naturalHeight])}
-      />
-      <figcaption>
-        {name}
-        {size && ` (${size[0]} × ${size[1]} px)`}
-      </figcaption>
-    </figure>
   );
 }

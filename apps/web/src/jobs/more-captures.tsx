@@ -31,6 +31,11 @@ export function MoreCaptures(props: {
               >
                 Remove
               </button>
+              {picked.problem && (
+                <p className="field-error" role="alert">
+                  {picked.problem}
+                </p>
+              )}
             </li>
           ))}
         </ol>

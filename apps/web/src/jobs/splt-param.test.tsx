@@ -4,7 +4,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, renderApp, uploadedAs } from "../test-utils.js";
+import { alice, fakeServer, jobPage, noneStored, renderApp, uploadedAs } from "../test-utils.js";
 
 const pcapHeader = new Uint8Array([
   0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
@@ -32,6 +32,7 @@ describe("the sequence length of nfstream", () => {
       "GET /api/auth/session": () => ({ body: alice }),
       "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
       "GET /api/feature-sets": () => ({ body: featureSets }),
+      "POST /api/files/lookup": noneStored,
       "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
     });
     renderApp("/ui/extract");

@@ -1,6 +1,7 @@
-// Charts read from a job's run summary, for jobs without a CSV to chart: sessions per protocol, alerts per signature.
+// Charts read from a job's run summary, for jobs without a table to chart: sessions per protocol, alerts per signature.
 import type { Job } from "@tracemill/contracts";
 import { type Bar, BarChart } from "../charts/bar-chart.js";
+import { tableOutputs } from "./explorer/table-outputs.js";
 
 const MAX_BARS = 15;
 
@@ -14,7 +15,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Finds count tables in a summary: `byProtocol` records and alert lists ({signature | classtype, alerts}). */
-export function summaryCharts(summary: Record<string, unknown>, withCsv: boolean): SummaryChart[] {
+export function summaryCharts(summary: Record<string, unknown>, withTable: boolean): SummaryChart[] {
   const charts: SummaryChart[] = [];
   const walk = (value: unknown, key: string) => {
     if (Array.isArray(value)) {
@@ -30,7 +31,7 @@ export function summaryCharts(summary: Record<string, unknown>, withCsv: boolean
       return;
     }
     if (!isRecord(value)) return;
-    if (key === "byProtocol" && !withCsv && Object.values(value).every((v) => typeof v === "number")) {
+    if (key === "byProtocol" && !withTable && Object.values(value).every((v) => typeof v === "number")) {
       const bars = Object.entries(value).map(([label, count]) => ({
         label: label.toUpperCase(),
         value: count as number,
@@ -46,8 +47,8 @@ export function summaryCharts(summary: Record<string, unknown>, withCsv: boolean
 
 export function SummaryCharts({ job }: { job: Job }) {
   if (!job.summary) return null;
-  const withCsv = job.outputs.some((o) => o.name.toLowerCase().endsWith(".csv"));
-  const charts = summaryCharts(job.summary, withCsv);
+  // A table output's protocols are charted from the table itself (job-insights.tsx), over every row.
+  const charts = summaryCharts(job.summary, tableOutputs(job).length > 0);
   if (charts.length === 0) return null;
   return (
     <>

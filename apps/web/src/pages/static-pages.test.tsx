@@ -18,6 +18,7 @@ const signedIn: Record<string, Handler> = {
         format: "pcapng",
         compression: null,
         createdAt: "2026-01-01T00:00:00Z",
+        usedBy: [],
       },
     ],
   }),

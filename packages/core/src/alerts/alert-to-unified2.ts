@@ -36,7 +36,7 @@ export function unified2RecordsFromAlert(alert: Alert, eventId: number, sensorId
     impact: 0,
     blocked: alert.blocked ? 2 : 0,
     mplsLabel: 0,
-    vlanId: 0,
+    vlanId: vlanIdOf(alert.vlan),
   };
   if (!alert.packet) return [event];
   const packet: Unified2Packet = {
@@ -50,4 +50,12 @@ export function unified2RecordsFromAlert(alert: Alert, eventId: number, sensorId
     data: alert.packet.data,
   };
   return [event, packet];
+}
+
+/**
+ * unified2 holds one VLAN id: the innermost tag, as Snort writes it (its decoder keeps the last VLAN header it
+ * reached); 0 when untagged. EVE lists the tags outer first.
+ */
+export function vlanIdOf(tags: readonly number[] | undefined): number {
+  return tags && tags.length > 0 ? (tags[tags.length - 1] as number) & 0xfff : 0;
 }

@@ -38,9 +38,10 @@ export function writeUnified2Alert(batch: ByteBatch, alert: EveAlertFields, even
   buf[p + 5] = 0;
   buf[p + 6] = 0;
   buf[p + 7] = rule.blocked ? 2 : 0;
-  // MPLS label, VLAN id, padding.
+  // MPLS label, VLAN id (vlanIdOf), padding.
   v.setUint32(p + 8, 0);
-  v.setUint32(p + 12, 0);
+  v.setUint16(p + 12, alert.vlanCount === 0 ? 0 : alert.vlanIds[alert.vlanCount - 1] & 0xfff);
+  v.setUint16(p + 14, 0);
   const data = alert.packet;
   if (data.length === 0) return;
   at = batch.reserve(8 + unified2PacketHeaderLength + data.length);

@@ -242,3 +242,19 @@ describe("unified2 writer", () => {
     });
   });
 });
+
+describe("unified2 VLAN id", () => {
+  it("writes the innermost tag of a QinQ alert at the event's VLAN field, 0 untagged", () => {
+    const ipv6 = readUnified2(load(fixtures, "pyidstools_ipv6-alert.unified2"));
+    const alert = alertFromUnified2Event(ipv6[0] as Unified2Event);
+    const v4 = { ...alert, ipVersion: 4 as const, src: "10.0.0.1", dst: "192.168.1.2", protocol: 6, packet: undefined };
+    const tagged = encodeUnified2Record(unified2RecordsFromAlert({ ...v4, vlan: [100, 10] }, 1)[0] as Unified2Record);
+    const plain = encodeUnified2Record(unified2RecordsFromAlert(v4, 2)[0] as Unified2Record);
+    // Event 104: 8-byte header, then 9 words, two IPv4 addresses, ports, protocol, impact flag, impact, blocked,
+    // the MPLS label (body offset 52) and the VLAN id (body offset 56, 16 bits, big-endian).
+    const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect(view(tagged).getUint16(8 + 56)).toBe(10);
+    expect(view(plain).getUint16(8 + 56)).toBe(0);
+    expect((readUnified2(tagged)[0] as Unified2Event).vlanId).toBe(10);
+  });
+});

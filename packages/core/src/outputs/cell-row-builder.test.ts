@@ -189,3 +189,19 @@ describe("cell rows", () => {
     expect(() => readBack([cell.bytes.slice(0, cell.length)], ["time"], 8)).toThrow(/years 1677 to 2262/);
   });
 });
+
+describe("RowCells with a long text", () => {
+  it("takes a text cell of an odd length beyond twice the column's room", () => {
+    const row = new CellRowBuilder();
+    const long = "y".repeat(3 * 65_536 + 5);
+    const pieces = ["a", long, "c"].map((value) => {
+      row.start();
+      row.int(1);
+      row.text(value);
+      row.end();
+      return row.bytes.slice(0, row.length);
+    });
+    const { rows } = readBack(pieces, ["int", "string"], 4);
+    expect(rows.map((r) => (r[1] as string).length)).toEqual([1, long.length, 1]);
+  });
+});

@@ -195,7 +195,8 @@ export class RowCells {
 function grow(column: Filling, extra: number): void {
   const needed = column.type === "list" ? 8 * column.used + extra : column.used + extra;
   if (needed <= column.bytes.length) return;
-  const bytes = new Uint8Array(Math.max(2 * column.bytes.length, needed));
+  // A whole number of 64-bit words: the same buffer is viewed as 32-bit list words.
+  const bytes = new Uint8Array(Math.max(2 * column.bytes.length, (needed + 7) & ~7));
   bytes.set(column.bytes.subarray(0, column.type === "list" ? 8 * column.used : column.used));
   column.bytes = bytes;
   column.listWords = new Int32Array(bytes.buffer);

@@ -5,11 +5,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { isTracemillError } from "@tracemill/core";
+import { isTracemillError, type Timeline } from "@tracemill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixturePath as fixture } from "../../../../test/helpers/fixtures.js";
 import { CaptureCursor } from "../input/index.js";
 import { readAttackPacketRanges, readProvenance } from "../provenance/provenance-reader.js";
+import { expectTimeline } from "../testing/timeline-check.js";
 import { mergeCaptures } from "./merge-captures.js";
 import { pull } from "./merge-source.js";
 import { formatSeconds, toNs } from "./timestamp.js";
@@ -96,6 +97,12 @@ describe("mergeCaptures", () => {
     });
     const attackOut = merged.filter((_, i) => origin[i].input === 1);
     for (let i = 1; i < atk.length; i++) expect(attackOut[i].ns - attackOut[i - 1].ns).toBe(atk[i].ns - atk[i - 1].ns);
+    // The timeline: background and attack packets as the merged capture holds them.
+    const times = (input: number) => merged.filter((_, i) => origin[i].input === input).map((p) => Number(p.ns) / 1e9);
+    const timeline = result.summary.timeline as Timeline;
+    expect(timeline.series.background.length).toBe(100);
+    expectTimeline(timeline, "background", times(0));
+    expectTimeline(timeline, "attacks", times(1));
     const { ranges, header } = await readAttackPacketRanges(provenance);
     expect(ranges.reduce((n, r) => n + r.end - r.start, 0)).toBe(atk.length);
     expect(header.inputs[1].sha256).toBe(execFileSync("sha256sum", [eternalblue], { encoding: "utf8" }).slice(0, 64));

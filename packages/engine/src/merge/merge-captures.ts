@@ -6,6 +6,7 @@ import path from "node:path";
 import type { CapturedPacket } from "@tracemill/core/capture";
 import { PacketDecoder } from "@tracemill/core/decode";
 import { AddressMap, type AddressMapping, AddressRemapper, type ChecksumMode } from "@tracemill/core/edit";
+import { commonTimeline } from "@tracemill/core/timeline";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { defaultHashingPlace, givenHash, type HashingPlace, InputDigests } from "../hashing/index.js";
 import { CaptureCursor, CaptureInput, DEFAULT_CHUNK_BYTES, namedFault } from "../input/index.js";
@@ -234,6 +235,11 @@ async function mergeInputs(
     },
     remapping: { mappings: map.mappings, checksums: options.checksums ?? "adjust", ...remapper?.stats },
     provenance: provenanceName,
+    // Background and attack packets over the merged capture's time, on 100 common bins (docs/formats.md).
+    timeline: commonTimeline([
+      { name: "background", histogram: bg.times },
+      { name: "attacks", histogram: atk.times, shift: Number(placement.shiftNs) / 1e9 },
+    ]),
   };
   fs.writeFileSync(path.join(outDir, summaryName), `${JSON.stringify(summary, null, 2)}\n`);
   onProgress?.({ percent: 100, stage: "done" });

@@ -100,6 +100,7 @@ export class PcapRecordScan {
         stats.maxSec = sec;
         stats.maxNsec = nsec;
         stats.packets++;
+        stats.times.add(sec, nsec);
       } else this.record(chunk, view, p, this.base + p);
       p += RECORD_HEADER + capturedLength;
     }

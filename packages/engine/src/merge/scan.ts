@@ -2,6 +2,7 @@
 // far out of order it is, its interfaces), read as a stream without keeping packets. A plain pcap's chunks also
 // go to the input's hashing (engine/hashing).
 import type { CaptureInfo } from "@tracemill/core/capture";
+import type { TimeHistogram } from "@tracemill/core/timeline";
 import type { InputDigests } from "../hashing/index.js";
 import {
   CaptureCursor,
@@ -37,6 +38,8 @@ export interface CaptureScan {
   /** The late packets (copies) in timestamp order, and their indices in file order. */
   late: HeldPacket[];
   lateIndices: number[];
+  /** Packets over time (in the capture's own time), for the summary's timeline. */
+  times: TimeHistogram;
 }
 
 /** Where the scan of input `input` (0 or 1) hands its chunks for hashing; null when nothing is hashed. */
@@ -138,6 +141,7 @@ function result(name: string, bytes: number, info: CaptureInfo, stats: TimeStats
     linkTypes: [...stats.linkTypes],
     late: late.sorted(),
     lateIndices: stats.lateIndices,
+    times: stats.times,
   };
 }
 

@@ -1,6 +1,7 @@
 // The first pass's per-packet bookkeeping: first, earliest and latest timestamps, lateness, link types, and the
 // late packets set aside. Shared by the reader-based scan and the raw pcap record scan.
 import type { CapturedPacket } from "@tracemill/core/capture";
+import { TimeHistogram } from "@tracemill/core/timeline";
 import type { LatePackets } from "./late-packets.js";
 import { compareTimestamps } from "./timestamp.js";
 
@@ -26,6 +27,8 @@ export class TimeStats {
   microsecondExact = true;
   readonly linkTypes = new Set<number>();
   readonly lateIndices: number[] = [];
+  /** Packets over time, for the summary's timeline. */
+  readonly times = new TimeHistogram();
   private lastLinkType = -1;
 
   constructor(private readonly late: LatePackets) {}
@@ -33,6 +36,7 @@ export class TimeStats {
   add(packet: CapturedPacket, source: CommentSource): void {
     const tsSec = packet.tsSec;
     const tsNsec = packet.tsNsec;
+    this.times.add(tsSec, tsNsec);
     if (this.packets++ === 0) {
       this.firstSec = tsSec;
       this.firstNsec = tsNsec;

@@ -11,5 +11,7 @@ export {
   type ParquetFileOptions,
   SUMMARY_METADATA_KEY,
 } from "./parquet-file.js";
+export { type OpenParquetOptions, openParquetFile, type ParquetSink } from "./parquet-sink.js";
+export { ParquetThreadFile } from "./parquet-thread.js";
 export { SUMMARY_FILE, writeSummary } from "./summary-file.js";
 export { ZipWriter } from "./zip-writer.js";

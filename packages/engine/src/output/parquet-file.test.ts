@@ -1,5 +1,6 @@
 // The Parquet writer on its own, read back by hyparquet: row groups of the size asked although rows reach the writer
-// in smaller batches, columns written plain (no dictionary) with ZSTD, values and summary as given.
+// in smaller batches, columns written plain (no dictionary) with ZSTD, values and summary as given. One suite for both
+// ways of writing: on the caller's thread (ParquetFile) and on a thread of its own (ParquetThreadFile).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,19 +9,25 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { afterAll, describe, expect, it } from "vitest";
 import { ParquetFile } from "./parquet-file.js";
+import { ParquetThreadFile } from "./parquet-thread.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-parquet-file-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("ParquetFile", () => {
+const writers = [
+  { name: "ParquetFile", open: ParquetFile.open },
+  { name: "ParquetThreadFile", open: ParquetThreadFile.open },
+];
+
+describe.each(writers)("$name", ({ open }) => {
   it("writes a file of no rows with its columns (a capture without sessions, an empty split)", async () => {
-    const target = path.join(dir, "none.parquet");
+    const target = path.join(dir, `none-${open.name}.parquet`);
     const schema = [
       { name: "n", type: "int" as const },
       { name: "text", type: "string" as const },
       { name: "at", type: "time" as const },
     ];
-    const file = await ParquetFile.open(target, schema, { createdBy: "tracemill test", summaryBytes: 64 });
+    const file = await open(target, schema, { createdBy: "tracemill test", summaryBytes: 64 });
     await file.commit('{"rows":0}');
     const bytes = fs.readFileSync(target);
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
@@ -31,8 +38,8 @@ describe("ParquetFile", () => {
   });
 
   it("gathers the rows into row groups of the size asked, plain and ZSTD-compressed, in order", async () => {
-    const target = path.join(dir, "rows.parquet");
-    const file = await ParquetFile.open(
+    const target = path.join(dir, `rows-${open.name}.parquet`);
+    const file = await open(
       target,
       [
         { name: "n", type: "int" },
@@ -74,5 +81,70 @@ describe("ParquetFile", () => {
     const rows = await parquetReadObjects({ file: buffer, compressors });
     expect(rows.length).toBe(50_000);
     expect(rows.every((r, n) => r.n === BigInt(n * 3) && r.text === `row ${n}`)).toBe(true);
+  });
+});
+
+describe("ParquetThreadFile", () => {
+  const schema = [
+    { name: "n", type: "int" as const },
+    { name: "text", type: "string" as const },
+  ];
+  const rowOf = (n: number, text: string) => {
+    const row = new CellRowBuilder();
+    row.start();
+    row.int(n);
+    row.text(text);
+    row.end();
+    return row.bytes.slice(0, row.length);
+  };
+
+  it("takes a row larger than its buffers, between ordinary ones, in order", async () => {
+    const target = path.join(dir, "large-row.parquet");
+    const file = await ParquetThreadFile.open(target, schema, { createdBy: "tracemill test", summaryBytes: 64 });
+    const large = "x".repeat(3 << 20);
+    for (const [n, text] of [
+      [1, "a"],
+      [2, large],
+      [3, "c"],
+    ] as const) {
+      const bytes = rowOf(n, text);
+      file.write(bytes, 0, bytes.length);
+    }
+    await file.commit("{}");
+    const bytes = fs.readFileSync(target);
+    const rows = await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      compressors,
+    });
+    expect(rows.map((r) => [r.n, r.text.length])).toEqual([
+      [1n, 1],
+      [2n, large.length],
+      [3n, 1],
+    ]);
+  });
+
+  it("says which file it cannot create, and a discarded file leaves nothing behind", async () => {
+    const missing = path.join(dir, "no-such-folder", "out.parquet");
+    await expect(ParquetThreadFile.open(missing, schema, { createdBy: "t", summaryBytes: 64 })).rejects.toMatchObject({
+      code: "OUTPUT_FAILED",
+      message: expect.stringContaining(`${missing}: cannot be created`),
+    });
+    const target = path.join(dir, "discarded.parquet");
+    const file = await ParquetThreadFile.open(target, schema, { createdBy: "t", summaryBytes: 64 });
+    const bytes = rowOf(1, "a");
+    file.write(bytes, 0, bytes.length);
+    await file.discard();
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith("discarded"))).toEqual([]);
+  });
+
+  it("fails at commit with the writer's own error when the summary outgrows its room", async () => {
+    const target = path.join(dir, "summary.parquet");
+    const file = await ParquetThreadFile.open(target, schema, { createdBy: "t", summaryBytes: 8 });
+    await expect(file.commit(JSON.stringify({ far: "too long for eight bytes" }))).rejects.toMatchObject({
+      code: "OUTPUT_FAILED",
+      message: expect.stringMatching(/summary\.parquet: the tracemill\.summary metadata \(\d+ bytes\) exceeds its 8/),
+    });
+    await file.discard();
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith("summary"))).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ import {
 } from "@tracemill/core";
 import type { RunOptions } from "../capability.js";
 import { givenHash, hashingPlaceFor, InputDigests } from "../hashing/index.js";
-import { FileRowSpill, OutputFile, ParquetFile, ROW_MEMORY_BYTES } from "../output/index.js";
+import { FileRowSpill, OutputFile, openParquetFile, ROW_MEMORY_BYTES } from "../output/index.js";
 import { TRACEMILL_VERSION } from "../version.js";
 import { type CheckedFlowOptions, checkedFlowOptions, type FlowOptions } from "./flow-options.js";
 import { runFlowPipeline } from "./flow-pipeline.js";
@@ -186,7 +186,7 @@ export async function runSessionPass<S, F extends OutputFormat = "csv">(
   const target =
     typeof csvTarget === "string" ? csvTarget : "cells" in csvTarget ? csvTarget.name : csvTarget.file.path;
   const table = parquet
-    ? await ParquetFile.open(target, [...columnSchema(sets), ...extras], {
+    ? await openParquetFile(target, [...columnSchema(sets), ...extras], {
         createdBy: `tracemill ${TRACEMILL_VERSION}`,
         summaryBytes: 4096 * (captures.length + 1),
       })

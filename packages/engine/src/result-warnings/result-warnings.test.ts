@@ -164,3 +164,78 @@ describe("withResultWarnings", () => {
     expect(RESULT_WARNINGS_KEY in fine).toBe(false);
   });
 });
+
+describe("resultWarnings of a dataset (the card's built record)", () => {
+  /** A built record in the shape the dataset card writes (docs/datasets.md), with nothing suspect. */
+  const built = (change: Record<string, unknown> = {}) => ({
+    inputs: [
+      { name: "mon.pcap", complete: true, damage: null, sessions: 120 },
+      { name: "tue.pcap", complete: true, damage: null, sessions: 80 },
+    ],
+    rows: 200,
+    classes: { benign: 150, dos: 50 },
+    splits: [
+      { name: "train", rows: 140, byClass: { benign: 105, dos: 35 } },
+      { name: "test", rows: 60, byClass: { benign: 45, dos: 15 } },
+    ],
+    splitWarnings: [],
+    labels: {
+      conflicts: { "schedule>alerts": 3 },
+      sources: {
+        alerts: { files: [{ alertFile: "eve.json", alertsRead: 40, matchedAlerts: 31, unmatchedAlerts: 9 }] },
+      },
+    },
+    audit: {
+      flagged: ["srcIP", "dstPrt"],
+      rows: [
+        { column: "srcIP", balancedAccuracy: 0.55, reason: "identifier" },
+        { column: "dstPrt", balancedAccuracy: 0.97, reason: "score+identifier" },
+        { column: "flowDuration", balancedAccuracy: 0.71, reason: null },
+      ],
+    },
+    caveats: ["3 sessions matched both schedule and alerts with different classes; schedule decided."],
+    ...change,
+  });
+  const datasetCodes = (change: Record<string, unknown>) => resultWarnings(built(change)).map((w) => w.code);
+
+  it("does not warn of conflicts, identifiers or some unmatched alerts", () => {
+    expect(resultWarnings(built())).toEqual([]);
+  });
+
+  it("warns of a damaged input and of an input without sessions, naming it", () => {
+    const inputs = [
+      { name: "mon.pcap", complete: false, damage: { offset: 3404, message: "truncated record" }, sessions: 120 },
+      { name: "tue.pcap", complete: true, damage: null, sessions: 0 },
+    ];
+    const warnings = resultWarnings(built({ inputs }));
+    expect(warnings.map((w) => w.code)).toEqual(["input-damaged", "no-sessions"]);
+    expect(warnings[0].message).toContain("mon.pcap is damaged (truncated record)");
+    expect(warnings[1].message).toBe("tue.pcap contributed no session to the dataset.");
+  });
+
+  it("warns of one class, of an alert file or attack capture that matched nothing, of a split off target", () => {
+    expect(datasetCodes({ classes: { benign: 200, dos: 0 } })).toContain("single-class");
+    const sources = {
+      alerts: { files: [{ alertFile: "other.json", alertsRead: 253, matchedAlerts: 0, unmatchedAlerts: 253 }] },
+      tuples: { captures: [{ capture: "dos.pcap", tuples: 4, tuplesWithoutSession: 4 }] },
+    };
+    expect(datasetCodes({ labels: { conflicts: {}, sources } })).toEqual(["no-alerts-matched", "no-attacks-matched"]);
+    expect(datasetCodes({ splitWarnings: ["host split: test holds 61 % of the sessions, not 30 %"] })).toEqual([
+      "split-off-target",
+    ]);
+  });
+
+  it("warns of a class missing from a split and of a non-identifier feature flagged by its score", () => {
+    const splits = [
+      { name: "train", rows: 140, byClass: { benign: 90, dos: 50 } },
+      { name: "test", rows: 60, byClass: { benign: 60, dos: 0 } },
+    ];
+    const missing = resultWarnings(built({ splits }));
+    expect(missing.map((w) => w.code)).toEqual(["class-missing-from-split"]);
+    expect(missing[0].message).toMatch(/^Split test has no session of class dos/);
+    const rows = [{ column: "minTTL", balancedAccuracy: 0.99, reason: "score" }];
+    const leaky = resultWarnings(built({ audit: { flagged: ["minTTL"], rows } }));
+    expect(leaky.map((w) => w.code)).toEqual(["leaky-feature"]);
+    expect(leaky[0].message).toContain("(minTTL)");
+  });
+});

@@ -2,21 +2,10 @@
 // only one-packet sessions, an attack capture that adds nothing), read from its summary alone. The CLI and the server
 // both take them from here, so a job and a command say the same thing; docs/formats.md lists the codes.
 
-export type ResultWarningCode =
-  | "input-damaged"
-  | "no-sessions"
-  | "single-packet-sessions"
-  | "no-alerts-matched"
-  | "no-attacks-matched"
-  | "no-attack-sessions"
-  | "single-class"
-  | "no-attack-packets";
+import { datasetWarnings, isDatasetSummary } from "./dataset-warnings.js";
+import type { ResultWarning } from "./result-warning.js";
 
-export interface ResultWarning {
-  code: ResultWarningCode;
-  /** One sentence for the user saying what is suspect and why. */
-  message: string;
-}
+export type { ResultWarning, ResultWarningCode } from "./result-warning.js";
 
 /** The key under which a summary (and its summary.json) lists its warnings. */
 export const RESULT_WARNINGS_KEY = "resultWarnings";
@@ -31,9 +20,11 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 /**
  * The warnings a run summary calls for, in a fixed order; [] for a result with nothing suspect. Any capability's
  * summary (or a combined one of several captures) is read by its shape: `sessions.total` for the session
- * capabilities, `labels` for labelled ones, `sessions.clean` for sanitize, `inputs.attacks` for merge.
+ * capabilities, `labels` for labelled ones, `sessions.clean` for sanitize, `inputs.attacks` for merge, the card's
+ * `built` record for a dataset (dataset-warnings.ts).
  */
 export function resultWarnings(summary: Json): ResultWarning[] {
+  if (isDatasetSummary(summary)) return datasetWarnings(summary);
   const warnings: ResultWarning[] = [];
   if (summary.complete === false) {
     warnings.push({

@@ -1,14 +1,16 @@
 // sanitize with the real Suricata: every suricata-verify case (alerts as Suricata 7.0.10 raised them, exact split,
 // a clean capture that raises no alert) and the bundled ruleset on attack captures.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { type CapturedPacket, readUnified2, TcpFlag } from "@tracemill/core";
+import { type CapturedPacket, readUnified2, TcpFlag, type Timeline } from "@tracemill/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, fixturesDir } from "../../../../test/helpers/fixtures.js";
 import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../../../core/src/testing/index.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
+import { expectTimeline } from "../testing/timeline-check.js";
 import { sanitize } from "./sanitize.js";
 import { countAlerts, readPackets, splitDifference } from "./sanitize-testing.js";
 
@@ -88,6 +90,22 @@ describe("sanitize with the bundled ruleset", () => {
     const ruleset = await loadRuleset(defaultRulesetDir());
     expect(await countAlerts(path.join(out, "clean.pcapng"), ruleset.ruleFiles, ruleset.classificationFile)).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8"))).toEqual(summary);
+    // The timeline against each output's packet times as tshark reads them, and the alerts' times in eve.json.
+    const { timeline } = result.summary as { timeline: Timeline };
+    const times = (file: string) =>
+      execFileSync("tshark", ["-r", file, "-T", "fields", "-e", "frame.time_epoch"], { encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
+    const alertTimes = fs
+      .readFileSync(path.join(out, "eve.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => Date.parse(JSON.parse(line).timestamp.replace(/(\.\d{3})\d*/, "$1")) / 1000);
+    expectTimeline(timeline, "clean", times(path.join(out, "clean.pcapng")));
+    expectTimeline(timeline, "attacks", times(path.join(out, "attacks.pcapng")));
+    expectTimeline(timeline, "alerts", alertTimes);
   });
 
   it("keeps a nanosecond pcap's precision and link type, even in an empty output", async () => {

@@ -3,7 +3,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type EveAlertFields, EveAlertReader, parseClassificationConfig, TracemillError } from "@tracemill/core";
+import {
+  commonTimeline,
+  type EveAlertFields,
+  EveAlertReader,
+  parseClassificationConfig,
+  TimeHistogram,
+  TracemillError,
+} from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../capability.js";
 import { defaultRulesetDir, loadRuleset, suricataClassificationFile } from "../suricata/rulesets.js";
 import { DaemonDeclined } from "../suricata/served-daemon.js";
@@ -139,6 +146,7 @@ async function sanitizeWith(
     let unsessioned = 0;
     let framedPasses = 0;
     let inputSessions = 0;
+    const alertTimes = new TimeHistogram();
 
     // Each Suricata run adds the sessions it alerted on; later runs read the clean output, whose packet numbers
     // map back to the input through the split's index.
@@ -153,6 +161,7 @@ async function sanitizeWith(
       const report: PassReport = { capture: pass === 1 ? "input" : "clean", suricataSeconds: 0, alerts: 0, counted: 0 };
       const onAlert = (alert: EveAlertFields) => {
         report.alerts++;
+        alertTimes.add(alert.tsSec, alert.tsNsec);
         counter.add(alert.rule);
         u2.write(alert);
         if (alert.rule.priority > minSeverity) return;
@@ -271,6 +280,12 @@ async function sanitizeWith(
       complete: result.damage === undefined,
       damage: result.damage ?? null,
       ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+      // Packets of each output and alerts (all passes) over time, on 100 common bins (docs/formats.md).
+      timeline: commonTimeline([
+        { name: "clean", histogram: result.times.clean },
+        { name: "attacks", histogram: result.times.attacks },
+        { name: "alerts", histogram: alertTimes },
+      ]),
     };
     await fs.writeFile(outFile("summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
     progress(100, "done");

@@ -8,6 +8,7 @@ import {
   type CaptureWarning,
   PacketDecoder,
   PacketRecord,
+  TimeHistogram,
   TracemillError,
 } from "@tracemill/core";
 import type { OutputFile } from "../capability.js";
@@ -32,6 +33,8 @@ export interface SplitResult {
   damage?: { offset: number; message: string };
   /** What the reader read past without stopping (carried timestamps); empty when nothing. */
   warnings: CaptureWarning[];
+  /** Each side's packets over time, for the summary's timeline. */
+  times: { clean: TimeHistogram; attacks: TimeHistogram };
 }
 
 export interface SplitOptions {
@@ -60,6 +63,8 @@ export async function splitCapture(
   let clean: Side | undefined;
   let attack: Side | undefined;
   let cleanIndex = new Uint32Array(1024);
+  const cleanTimes = new TimeHistogram();
+  const attackTimes = new TimeHistogram();
   const open = (info: CaptureInfo): void => {
     format = info.format === "pcap" ? "pcap" : "pcapng";
     clean = side(path.join(outDir, `clean.${format}`));
@@ -125,6 +130,7 @@ export async function splitCapture(
           isAttack = quick ?? attacks.isAttack(decoder.decode(packet), packet.index, tsUs);
         }
         const target = (isAttack ? attack : clean) as Side;
+        (isAttack ? attackTimes : cleanTimes).add(packet.tsSec, packet.tsNsec);
         if (!isAttack) {
           const at = (clean as Side).packets;
           if (at >= cleanIndex.length) {
@@ -163,6 +169,7 @@ export async function splitCapture(
     cleanIndex: cleanIndex.subarray(0, (clean as Side).packets),
     ...(total.damage && { damage: { offset: total.damage.offset, message: total.damage.message } }),
     warnings: total.info.warnings,
+    times: { clean: cleanTimes, attacks: attackTimes },
   };
 }
 

@@ -8,6 +8,7 @@ import { fixturePath } from "../../../../test/helpers/fixtures.js";
 import { sanitize } from "../sanitize/sanitize.js";
 import { serveDaemon, servedDaemonSource, setupDifference } from "./served-daemon.js";
 import { type DaemonSetup, daemonKey } from "./suricata-daemon.js";
+import type { DaemonSource } from "./suricata-daemons.js";
 
 const capture = fixturePath("sanitize/suricata-verify/dcerpc__zerologon/input.pcap");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-served-test-"));
@@ -17,6 +18,9 @@ fs.copyFileSync(fixturePath("sanitize/suricata-verify/dcerpc__zerologon/test.rul
 const other = path.join(work, "other.rules");
 fs.writeFileSync(other, 'alert tcp any any -> any any (msg:"x"; sid:1; rev:1;)\n');
 const classification = "/etc/suricata/classification.config";
+const fail = (why: string) => {
+  throw new Error(`the served daemon was declined: ${why}`);
+};
 const setup = (change: Partial<DaemonSetup> = {}): DaemonSetup => ({
   ruleFiles: [rules],
   classificationFile: classification,
@@ -51,6 +55,52 @@ describe("a served Suricata", () => {
       `loaded ${edited} before it changed (its size or time differs now)`,
     );
   });
+
+  it("scans of runs made at once through one served daemon take turns, with a one-shot run's outputs", async () => {
+    const served = await serveDaemon(setup(), { socket: path.join(work, "turns.sock") });
+    try {
+      const oneShot = path.join(work, "turns-one-shot");
+      fs.mkdirSync(oneShot);
+      await sanitize(capture, { ruleFiles: [rules] }, { outDir: oneShot });
+      // Each run with a source of its own, as two processes would have; when each held the daemon.
+      const spans: { start: number; end: number }[] = [];
+      const run = async (name: string) => {
+        const out = path.join(work, name);
+        fs.mkdirSync(out);
+        const span = { start: 0, end: 0 };
+        spans.push(span);
+        const source = servedDaemonSource(served.socket);
+        const timed: DaemonSource = {
+          async acquire(wanted, options) {
+            const lease = await source.acquire(wanted, options);
+            span.start = performance.now();
+            return lease;
+          },
+          async release(lease, broken) {
+            span.end = performance.now();
+            await source.release(lease, broken);
+          },
+        };
+        await sanitize(
+          capture,
+          { ruleFiles: [rules], daemons: timed, onDaemonDeclined: (why) => fail(why) },
+          { outDir: out },
+        );
+        return out;
+      };
+      const outs = await Promise.all([run("turns-a"), run("turns-b")]);
+      for (const out of outs) {
+        for (const name of ["clean.pcap", "attacks.pcap", "alerts.u2"]) {
+          expect(fs.readFileSync(path.join(out, name)).equals(fs.readFileSync(path.join(oneShot, name)))).toBe(true);
+        }
+      }
+      const [first, second] = [...spans].sort((a, b) => a.start - b.start);
+      expect(first.end).toBeGreaterThan(0);
+      expect(second.start).toBeGreaterThanOrEqual(first.end);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
 
   it("a daemon that hangs during a run leaves it to a Suricata of its own, with the same outputs", async () => {
     const served = await serveDaemon(setup(), { socket: path.join(work, "s.sock") });

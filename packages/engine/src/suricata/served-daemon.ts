@@ -4,7 +4,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { TracemillError } from "@tracemill/core";
+import { lockServedScan } from "./served-scan-lock.js";
 import {
+  type DaemonLease,
   type DaemonSetup,
   type DaemonStartOptions,
   daemonDirPrefix,
@@ -63,8 +65,9 @@ export async function serveDaemon(
  */
 export function servedDaemonSource(socket: string, options: { commandTimeoutMs?: number } = {}): DaemonSource {
   let lost = false;
+  const unlocks = new Map<DaemonLease, () => void>();
   return {
-    async acquire(setup) {
+    async acquire(setup, acquireOptions) {
       if (lost) throw new DaemonDeclined(`the Suricata served at ${socket} stopped answering during the scan`);
       let dir: string;
       try {
@@ -80,13 +83,20 @@ export function servedDaemonSource(socket: string, options: { commandTimeoutMs?:
       }
       const why = setupDifference(served, daemonKey(setup));
       if (why) throw new DaemonDeclined(`the Suricata served at ${socket} ${why}`);
+      // Scans of other processes through this daemon go first: one at a time, as in a pool.
+      const unlock = await lockServedScan(dir, acquireOptions?.signal);
       try {
-        return await describeDaemon(dir, options.commandTimeoutMs);
+        const lease = await describeDaemon(dir, options.commandTimeoutMs);
+        unlocks.set(lease, unlock);
+        return lease;
       } catch (error) {
+        unlock();
         throw new DaemonDeclined(`no Suricata answers at ${socket} (${(error as Error).message})`);
       }
     },
-    async release(_lease, broken) {
+    async release(lease, broken) {
+      unlocks.get(lease)?.();
+      unlocks.delete(lease);
       if (broken) lost = true;
     },
   };

@@ -4,15 +4,15 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../../api/client.js";
-import { alice, fakeServer, jobPage, renderApp, uploadedAs } from "../../test-utils.js";
+import { alice, fakeServer, jobPage, noneStored, pcapBytes, renderApp, uploadedAs } from "../../test-utils.js";
 
-const pcapHeader = new Uint8Array([
-  0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
-]);
 let uploads = 0;
+/** Each file picked is other bytes: identical ones would go up once. */
+let picked = 0;
 
 beforeEach(() => {
   uploads = 0;
+  picked = 0;
   vi.spyOn(api, "upload").mockImplementation(async (file, onProgress) => {
     onProgress(1);
     uploads++;
@@ -34,12 +34,14 @@ function server() {
         { name: "cic", description: "CICFlowMeter's", columns: [], defaults: {} },
       ],
     }),
+    "POST /api/files/lookup": noneStored,
     "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
   });
 }
 
 async function choose(label: string, name: string) {
-  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([pcapHeader as BlobPart], name));
+  const bytes = pcapBytes(++picked);
+  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([bytes as BlobPart], name));
   await screen.findAllByText(new RegExp(name.replace(".", "\\.")));
 }
 

@@ -41,6 +41,11 @@ export function FileList(props: {
               >
                 Remove
               </button>
+              {picked.problem && (
+                <p className="field-error" role="alert">
+                  {picked.problem}
+                </p>
+              )}
             </li>
           ))}
         </ol>

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { assignSplits, type Column, columnSchema, featureSetsNamed, TracemillError } from "@tracemill/core";
 import type { CapabilityResult, RunOptions } from "../../capability.js";
-import { ParquetFile } from "../../output/index.js";
+import { openParquetFile, type ParquetSink } from "../../output/index.js";
 import { runSessionPass, type SessionPassSummary } from "../../pass/index.js";
 import { TRACEMILL_VERSION } from "../../version.js";
 import { type CaptureRead, writeCard } from "../card/dataset-card.js";
@@ -53,7 +53,7 @@ export async function buildDataset(
   const keys = new SplitKeysBuilder();
   const store = new RowStore(run.outDir);
   const reads: CaptureRead[] = [];
-  const created: ParquetFile[] = [];
+  const created: ParquetSink[] = [];
   try {
     let base = 0;
     const sizes = captures.map((c) => fs.statSync(c.file).size);
@@ -125,9 +125,9 @@ export async function buildDataset(
     // cut, as the sessions they label are not one window of time.
     if (spec.split.method === "time") keepWindowsOnly(splitKeys.group, labels.campaigns);
     const splits = assignSplits(splitKeys, spec.split);
-    const files: ParquetFile[] = [];
+    const files: ParquetSink[] = [];
     for (const split of spec.split.splits) {
-      const file = await ParquetFile.open(path.join(run.outDir, `${split.name}.parquet`), schema, {
+      const file = await openParquetFile(path.join(run.outDir, `${split.name}.parquet`), schema, {
         createdBy: `tracemill ${TRACEMILL_VERSION}`,
         summaryBytes: 1024,
       });
@@ -142,14 +142,14 @@ export async function buildDataset(
     );
     run.onProgress?.({ percent: 96, stage: "writing the card" });
     const dropFlagged = given.dropFlagged ?? spec.audit.dropFlagged;
-    const variantFiles: ParquetFile[] = [];
+    const variantFiles: ParquetSink[] = [];
     if (dropFlagged && audit.flagged.length > 0) {
       run.onProgress?.({ percent: 95, stage: "writing the splits without the flagged columns" });
       const keep = new Uint8Array(schema.length).fill(1);
       for (const name of audit.flagged) keep[schema.findIndex((c) => c.name === name)] = 0;
       const kept = schema.filter((_, c) => keep[c] === 1);
       for (const split of spec.split.splits) {
-        const file = await ParquetFile.open(path.join(run.outDir, `${split.name}.unflagged.parquet`), kept, {
+        const file = await openParquetFile(path.join(run.outDir, `${split.name}.unflagged.parquet`), kept, {
           createdBy: `tracemill ${TRACEMILL_VERSION}`,
           summaryBytes: 1024,
         });

@@ -1,7 +1,7 @@
 // Routes the rows to their splits and audits the columns on the way: a single-feature baseline per column, trained
 // on the train split's sample and scored on the test split's (docs/datasets.md, "Leakage audit").
-import { type AuditRow, auditColumns, type Column, type SplitResult } from "@tracemill/core";
-import type { ParquetFile } from "../../output/index.js";
+import { type AuditRow, auditColumns, type Column, IDENTIFIER_COLUMN_NAMES, type SplitResult } from "@tracemill/core";
+import type { ParquetSink } from "../../output/index.js";
 import type { RowStore } from "../rows/row-store.js";
 import { LABEL_COLUMNS } from "../sources/combined-labels.js";
 import type { DatasetSpec } from "../spec/dataset-spec.js";
@@ -26,6 +26,8 @@ export interface AuditOutcome {
 }
 
 const LABEL_NAMES = new Set(LABEL_COLUMNS.map((c) => c.name));
+/** The feature sets' identifiers, and the dataset's `capture` column: the file a session came from is the lab's. */
+const DATASET_IDENTIFIERS = new RegExp(`${IDENTIFIER_COLUMN_NAMES.source}|^capture$`, "i");
 
 /** Train on the split named "train" (else the first), score on "test" (else the last). */
 function auditSplits(spec: DatasetSpec): { train: number; test: number } {
@@ -43,7 +45,7 @@ export async function routeAndAudit(
     splits: SplitResult;
     classIds: Uint32Array;
     classes: readonly string[];
-    files: readonly ParquetFile[];
+    files: readonly ParquetSink[];
   },
   onStage: (stage: string) => void = () => {},
 ): Promise<AuditOutcome> {
@@ -72,7 +74,11 @@ export async function routeAndAudit(
   });
   onStage("auditing the columns");
   const names = audited.map((c) => schema[c].name);
-  const settings = { depth: spec.audit.depth, threshold: spec.audit.threshold };
+  const settings = {
+    depth: spec.audit.depth,
+    threshold: spec.audit.threshold,
+    identifierNames: DATASET_IDENTIFIERS,
+  };
   const byClass = auditColumns(
     { classCount: options.classes.length, train: trainSample, test: testSample, names },
     settings,

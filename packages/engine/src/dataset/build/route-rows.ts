@@ -2,7 +2,7 @@
 // way: at most `sampleRows` rows of each, chosen with the spec's seed (Knuth's selection sampling: exactly that many,
 // in row order, every row equally likely).
 import { type Column, SeededRandom } from "@tracemill/core";
-import type { ParquetFile } from "../../output/index.js";
+import type { ParquetSink } from "../../output/index.js";
 import { CellColumns } from "../rows/cell-columns.js";
 import type { RowStore } from "../rows/row-store.js";
 
@@ -17,7 +17,7 @@ export interface RouteOptions {
   /** Split index per row. */
   split: Uint8Array;
   classId: Uint32Array;
-  files: readonly ParquetFile[];
+  files: readonly ParquetSink[];
   /** The splits whose sample the audit takes (train, test), with their row counts. */
   sampled: readonly { split: number; rows: number }[];
   /** Indexes into `schema` of the audited columns. */
@@ -86,7 +86,7 @@ export async function routeRows(store: RowStore, options: RouteOptions): Promise
 /** Writes every row again without the columns `keep` leaves out, to each split's variant file. */
 export async function routeKept(
   store: RowStore,
-  options: { schema: readonly Column[]; split: Uint8Array; files: readonly ParquetFile[]; keep: Uint8Array },
+  options: { schema: readonly Column[]; split: Uint8Array; files: readonly ParquetSink[]; keep: Uint8Array },
 ): Promise<void> {
   const cells = new CellColumns(options.schema.map((c) => c.type));
   let out = new Uint8Array(1 << 16);
@@ -99,7 +99,7 @@ export async function routeKept(
 }
 
 /** Waits until every file's writer has taken its batches. */
-function caughtUp(files: readonly ParquetFile[]): () => Promise<void> {
+function caughtUp(files: readonly ParquetSink[]): () => Promise<void> {
   return async () => {
     for (const file of files) await file.caughtUp();
   };

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Column, SplitResult } from "@tracemill/core";
 import type { CapabilityResult } from "../../capability.js";
 import { isoMicroseconds } from "../../labels/index.js";
-import type { ParquetFile } from "../../output/index.js";
+import type { ParquetSink } from "../../output/index.js";
 import type { SessionPassSummary } from "../../pass/index.js";
 import { TRACEMILL_VERSION } from "../../version.js";
 import type { AuditOutcome } from "../build/route-and-audit.js";
@@ -37,8 +37,8 @@ export interface CardInput {
   labels: CombinedLabels;
   splits: SplitResult;
   audit: AuditOutcome;
-  files: readonly ParquetFile[];
-  variantFiles: readonly ParquetFile[];
+  files: readonly ParquetSink[];
+  variantFiles: readonly ParquetSink[];
 }
 
 /** Commits the split files, then writes the card; returns the outputs and the card's `built` as the summary. */
