@@ -158,6 +158,11 @@ describe("web app", () => {
     // The Inputs table's row (role, then the job and file it came from); the run summary names merged.pcap too.
     const input = page.getByRole("row", { name: /^capture\b.*merged\.pcap/ });
     await input.waitFor();
+    // The run summary's sections are folded: "input" opened, its name is there.
+    await page
+      .locator("details.summary-section > summary")
+      .filter({ hasText: /^input \(/ })
+      .click();
     expect(await page.getByRole("row", { name: /^input\.name merged\.pcap$/ }).count()).toBe(1);
     const labels = page.getByRole("img", { name: "Sessions per label" });
     await labels.waitFor();

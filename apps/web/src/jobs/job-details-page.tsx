@@ -1,8 +1,8 @@
-// Job details (/ui/details?id=…): parameters, inputs with sizes and hashes (and the jobs they came from), the lineage,
-// timings, the run summary, charts, previews; "Run again with changes" for anyone who may read the job.
+// Job details (/ui/details?id=…) in the order a reader asks: what ran (inputs and the jobs they came from, the lineage,
+// parameters, timings), what came out (outputs), what it means (charts, previews, the feature explorer), then the run
+// summary, its sections folded; "Run again with changes" for anyone who may read the job.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Job } from "@tracemill/contracts";
-import { Fragment } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, messagesOf } from "../api/client.js";
 import { ErrorBanners } from "../forms/fields.js";
@@ -15,77 +15,11 @@ import { DatasetCard } from "./dataset/dataset-card.js";
 import { datasetSummaryOf } from "./dataset/dataset-summary.js";
 import { FeatureExplorer } from "./explorer/feature-explorer.js";
 import { formatBytes } from "./file-picker.js";
+import { FlatTable, GroupedSummary } from "./flat-table.js";
 import { JobInsights } from "./job-insights.js";
 import { OutcomeIcon, outcomeLabel, ResultWarnings } from "./job-outcome.js";
 import { JobPartsTable } from "./job-parts-table.js";
 import { JobLineageSection } from "./lineage-graph.js";
-import { isRecordList, SummaryValue } from "./summary-value.js";
-
-/** Nested summary objects become dotted rows ("packets.read"), so the table stays narrow. */
-export function flatten(record: Record<string, unknown>, prefix = ""): [string, unknown][] {
-  return Object.entries(record).flatMap(([key, value]) =>
-    value !== null && typeof value === "object" && !Array.isArray(value)
-      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
-      : [[`${prefix}${key}`, value] as [string, unknown]],
-  );
-}
-
-/** A dotted name with a line-break opportunity after each dot ("ruleset.<wbr>classificationFile"). */
-function DottedName({ name }: { name: string }) {
-  return (
-    <>
-      {name.split(".").map((part, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed name
-        <Fragment key={i}>
-          {i > 0 && (
-            <>
-              .<wbr />
-            </>
-          )}
-          {part}
-        </Fragment>
-      ))}
-    </>
-  );
-}
-
-/**
- * A record as rows of dotted names and values (see flatten). A list of records (a small table of its own) takes the
- * whole width, in a row under its name.
- */
-function FlatTable({ record }: { record: Record<string, unknown> }) {
-  return (
-    <table className="flat-table">
-      <tbody>
-        {flatten(record).map(([name, value]) =>
-          isRecordList(value) ? (
-            <Fragment key={name}>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  <DottedName name={name} />
-                </th>
-              </tr>
-              <tr>
-                <td colSpan={2}>
-                  <SummaryValue value={value} label={name} />
-                </td>
-              </tr>
-            </Fragment>
-          ) : (
-            <tr key={name}>
-              <th scope="row" className="flat-name">
-                <DottedName name={name} />
-              </th>
-              <td>
-                <SummaryValue value={value} label={name} />
-              </td>
-            </tr>
-          ),
-        )}
-      </tbody>
-    </table>
-  );
-}
 
 function seconds(from: string | null, to: string | null): string {
   if (!from || !to) return "—";
@@ -176,113 +110,143 @@ function Details({ job }: { job: Job }) {
       {job.isOwner && ended && <RetryButton job={job} />}
       <DamageNotice job={job} />
       <ResultWarnings job={job} />
-      <JobLineageSection job={job} />
-      <h2>Outputs</h2>
-      {job.outputs.length === 0 ? (
-        <p>{noOutputs(job)}</p>
-      ) : (
-        <>
-          <table className="wide">
-            <thead>
-              <tr>
-                <th scope="col">Output</th>
-                <th scope="col">Size</th>
-                <th scope="col">SHA-256</th>
-              </tr>
-            </thead>
-            <tbody>
-              {job.outputs.map((output) => (
-                <tr key={output.name}>
-                  <td>
-                    <a href={api.outputUrl(job.id, output.name)} download={output.name} className="with-icon">
-                      <FileIcon kind={fileKindOf(output.kind, output.name)} size={24} /> {output.name}
-                    </a>
-                  </td>
-                  <td>{formatBytes(output.size)}</td>
-                  <td className="hash">{output.sha256 ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <a href={api.outputsZipUrl(job.id)} download>
-            Download all (zip)
-          </a>
-        </>
+      <section aria-labelledby="what-ran">
+        <h2 id="what-ran">What ran</h2>
+        <h3>Inputs</h3>
+        <InputsTable job={job} />
+        <JobLineageSection job={job} />
+        <div className="details-grid">
+          <div>
+            <h3>Parameters</h3>
+            <FlatTable record={job.params} />
+          </div>
+          <div>
+            <h3>Timings</h3>
+            <TimingsTable job={job} />
+          </div>
+        </div>
+        {job.parts && <JobPartsTable parts={job.parts} />}
+      </section>
+      <section aria-labelledby="what-came-out">
+        <h2 id="what-came-out">What came out</h2>
+        <h3>Outputs</h3>
+        <OutputsTable job={job} />
+        {dataset && <DatasetCard job={job} summary={dataset} />}
+      </section>
+      {job.status === "succeeded" && !dataset && (
+        <section aria-labelledby="what-it-means">
+          <h2 id="what-it-means">What it means</h2>
+          <JobInsights job={job} />
+          <FeatureExplorer job={job} />
+        </section>
       )}
-      {dataset && <DatasetCard job={job} summary={dataset} />}
-      {job.status === "succeeded" && !dataset && <JobInsights job={job} />}
-      {job.status === "succeeded" && <FeatureExplorer job={job} />}
-      {job.parts && <JobPartsTable parts={job.parts} />}
-      <h2>Inputs</h2>
+      {job.status === "succeeded" && dataset && <FeatureExplorer job={job} />}
+      {(job.summary || !ended) && !dataset && (
+        <section aria-labelledby="run-summary">
+          <h2 id="run-summary">Run summary</h2>
+          {job.summary ? <GroupedSummary record={job.summary} /> : <p>Not available yet.</p>}
+        </section>
+      )}
+    </section>
+  );
+}
+
+function OutputsTable({ job }: { job: Job }) {
+  if (job.outputs.length === 0) return <p>{noOutputs(job)}</p>;
+  return (
+    <>
       <table className="wide">
         <thead>
           <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Name</th>
-            <th scope="col">Format</th>
+            <th scope="col">Output</th>
             <th scope="col">Size</th>
             <th scope="col">SHA-256</th>
           </tr>
         </thead>
         <tbody>
-          {job.inputs.map((input, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a job may list one file twice among its captures
-            <tr key={`${input.role}-${index}`}>
-              <td>{input.role}</td>
+          {job.outputs.map((output) => (
+            <tr key={output.name}>
               <td>
-                <FileIcon kind={fileKindOf(input.format, input.name)} size={24} /> {input.name}
-                {input.from && (
-                  <small className="input-source">
-                    {" "}
-                    output of{" "}
-                    <Link to={`/ui/details?id=${encodeURIComponent(input.from.jobId)}`}>{input.from.title}</Link>
-                  </small>
-                )}
+                <a href={api.outputUrl(job.id, output.name)} download={output.name} className="with-icon">
+                  <FileIcon kind={fileKindOf(output.kind, output.name)} size={24} /> {output.name}
+                </a>
               </td>
-              <td>{input.format}</td>
-              <td>{formatBytes(input.size)}</td>
-              <td className="hash">{input.sha256}</td>
+              <td>{formatBytes(output.size)}</td>
+              <td className="hash">{output.sha256 ?? "—"}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <div className="details-grid">
-        <div>
-          <h2>Parameters</h2>
-          <FlatTable record={job.params} />
-          <h2>Timings</h2>
-          <table>
-            <tbody>
-              <tr>
-                <th scope="row">Created</th>
-                <td>{new Date(job.createdAt).toLocaleString()}</td>
-              </tr>
-              <tr>
-                <th scope="row">Started</th>
-                <td>{job.startedAt ? new Date(job.startedAt).toLocaleString() : "—"}</td>
-              </tr>
-              <tr>
-                <th scope="row">Finished</th>
-                <td>{job.finishedAt ? new Date(job.finishedAt).toLocaleString() : "—"}</td>
-              </tr>
-              <tr>
-                <th scope="row">Waited</th>
-                <td>{seconds(job.createdAt, job.startedAt)}</td>
-              </tr>
-              <tr>
-                <th scope="row">Ran</th>
-                <td>{seconds(job.startedAt, job.finishedAt)}</td>
-              </tr>
-            </tbody>
-          </table>
-        </div>
-        {(job.summary || !ended) && !dataset && (
-          <div>
-            <h2>Run summary</h2>
-            {job.summary ? <FlatTable record={job.summary} /> : <p>Not available yet.</p>}
-          </div>
-        )}
-      </div>
-    </section>
+      <a href={api.outputsZipUrl(job.id)} download>
+        Download all (zip)
+      </a>
+    </>
+  );
+}
+
+function InputsTable({ job }: { job: Job }) {
+  return (
+    <table className="wide">
+      <thead>
+        <tr>
+          <th scope="col">Role</th>
+          <th scope="col">Name</th>
+          <th scope="col">Format</th>
+          <th scope="col">Size</th>
+          <th scope="col">SHA-256</th>
+        </tr>
+      </thead>
+      <tbody>
+        {job.inputs.map((input, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a job may list one file twice among its captures
+          <tr key={`${input.role}-${index}`}>
+            <td>{input.role}</td>
+            <td>
+              <FileIcon kind={fileKindOf(input.format, input.name)} size={24} /> {input.name}
+              {input.from && (
+                <small className="input-source">
+                  {" "}
+                  output of{" "}
+                  <Link to={`/ui/details?id=${encodeURIComponent(input.from.jobId)}`}>{input.from.title}</Link>
+                </small>
+              )}
+            </td>
+            <td>{input.format}</td>
+            <td>{formatBytes(input.size)}</td>
+            <td className="hash">{input.sha256}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function TimingsTable({ job }: { job: Job }) {
+  const when = (at: string | null) => (at ? new Date(at).toLocaleString() : "—");
+  return (
+    <table>
+      <tbody>
+        <tr>
+          <th scope="row">Created</th>
+          <td>{when(job.createdAt)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Started</th>
+          <td>{when(job.startedAt)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Finished</th>
+          <td>{when(job.finishedAt)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Waited</th>
+          <td>{seconds(job.createdAt, job.startedAt)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Ran</th>
+          <td>{seconds(job.startedAt, job.finishedAt)}</td>
+        </tr>
+      </tbody>
+    </table>
   );
 }
