@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
-import { Client, finishedJob as finishedJobOf, fixture, startServer, waitForStatus } from "./server-harness.js";
+import { Client, finishedJob as finishedJobOf, fixture, startServer } from "./server-harness.js";
 
 const oddTables = path.join(path.dirname(fileURLToPath(import.meta.url)), "odd-tables-engine.mjs");
 

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedApp } from "../../cli/test/run-cli.js";
-import { Client, finishedJob as finishedJobOf, fixture, startServer, waitForStatus } from "./server-harness.js";
+import { Client, finishedJob as finishedJobOf, fixture, startServer } from "./server-harness.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-pictures-"));
 let app: ServedApp;
