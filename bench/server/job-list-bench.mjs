@@ -2,7 +2,7 @@
 // times the first page's API answer for several queries (the server in this process, real HTTP) and, in Chromium
 // (Debian's, through playwright-core as e2e/ does), the time from navigation to the table's first page drawn.
 // Run by hand after `npx tsc -b` and `npm run build -w @tracemill/web` (or a build elsewhere named by TRACEMILL_WEB_DIR):
-//   node bench/server/job-list-bench.mjs [--jobs 1000] [--rounds 30] [--no-browser]
+//   node bench/server/job-list-bench.mjs [--jobs 1000] [--rounds 30] [--loads 9] [--no-browser]
 // Figures: docs/performance.md ("Job lists").
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -21,6 +21,7 @@ const option = (name, fallback) => {
 const jobCount = option("--jobs", 1000);
 const rounds = option("--rounds", 30);
 const browser = !args.includes("--no-browser");
+const LOADS = option("--loads", 9);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracemill-list-bench-"));
 const config = loadConfig(
@@ -196,13 +197,15 @@ if (browser) {
     { label: "table", look: "table", query: "", ready: { css: "table.job-table tbody tr", count: 50 } },
     { label: "cards", look: "cards", query: "", ready: { css: "article.job-card", count: 50 } },
   ];
-  console.log("Chromium, My Jobs from navigation to the first page drawn (ms; median of 5 loads after a cold one):");
+  console.log(
+    `Chromium, My Jobs from navigation to the first page drawn (ms; median of ${LOADS} loads after a cold one):`,
+  );
   for (const each of cases) {
     const context = await chrome.newContext({ viewport: { width: 1366, height: 800 } });
     await context.addCookies([{ name, value, url: base }]);
     await context.addInitScript((chosen) => localStorage.setItem("tracemill.jobs-view", chosen), each.look);
     const loads = [];
-    for (let round = 0; round < 6; round++) loads.push(await load(context, each));
+    for (let round = 0; round < LOADS + 1; round++) loads.push(await load(context, each));
     await context.close();
     const cached = loads.slice(1);
     const at = (key) => median(cached.map((l) => l[key])).toFixed(0);

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, jobPage, renderApp } from "./test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, renderApp } from "./test-utils.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -63,6 +63,39 @@ describe("App shell", () => {
     expect(menuLinks().indexOf("Sample Datasets")).toBe(menuLinks().indexOf("File Formats") + 1);
     expect(screen.getByRole("link", { name: "alice" })).toHaveAttribute("href", "/ui/profile");
     expect(screen.queryByRole("link", { name: "Sign in" })).toBeNull();
+  });
+
+  it("forgets the jobs it showed when their owner signs out, so the next user never sees them", async () => {
+    let signedIn: typeof alice | null = alice;
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: signedIn ?? {} }),
+      "POST /api/auth/logout": () => {
+        signedIn = null;
+        return { status: 204 };
+      },
+      "POST /api/auth/login": () => {
+        signedIn = { userName: "bob", email: "bob@example.org" };
+        return { body: signedIn };
+      },
+      "GET /api/jobs": (_, url) => ({ body: jobPage([makeJob({ title: "Alice's capture" })], url) }),
+    });
+    // Bob's list stays in flight: whatever the page shows meanwhile comes from what the app kept.
+    const answer = globalThis.fetch;
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) =>
+      signedIn?.userName === "bob" && String(input).startsWith("/api/jobs")
+        ? new Promise<Response>(() => {})
+        : answer(input, init),
+    );
+    renderApp("/ui/dataSets");
+    expect(await screen.findByRole("link", { name: "Alice's capture" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await userEvent.type(await screen.findByLabelText("Email"), "bob@example.org");
+    await userEvent.type(screen.getByLabelText("Password"), "correct horse");
+    await userEvent.click(screen.getByRole("button", { name: "Signin" }));
+    expect(await screen.findByRole("heading", { name: "My Jobs" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "bob" })).toBeInTheDocument();
+    expect(screen.getByText("Loading…")).toBeInTheDocument();
+    expect(screen.queryByText("Alice's capture")).toBeNull();
   });
 
   it("collapses to icons alone and reopens with its arrow button; it starts open", async () => {

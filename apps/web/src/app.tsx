@@ -2,38 +2,54 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { Capability } from "@tracemill/contracts";
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Route, Routes } from "react-router";
-import { AuthProvider } from "./auth/auth-context.js";
+import { AuthProvider, type FirstSession } from "./auth/auth-context.js";
 import { RequireAuth } from "./auth/require-auth.js";
-import { JobDetailsPage } from "./jobs/job-details-page.js";
 import { MyJobsPage, SharedJobsPage } from "./jobs/job-lists.js";
-import { CreateJobRoute } from "./jobs/run-again.js";
-import { UpdateJobPage } from "./jobs/update-job-page.js";
 import { FlashNotice } from "./layout/flash-notice.js";
 import { PartnerLogos } from "./layout/partner-logos.js";
 import { SideMenu } from "./layout/side-menu.js";
 import { TopBar } from "./layout/top-bar.js";
-import { AboutPage } from "./pages/about-page.js";
-import { CapabilitiesPage } from "./pages/capabilities-page.js";
 import { capabilityRoutes } from "./pages/capability-routes.js";
-import { FeatureSetPage } from "./pages/feature-set-page.js";
-import { FileFormatsPage } from "./pages/file-formats-page.js";
 import { HomePage } from "./pages/home-page.js";
 import { LoginPage } from "./pages/login-page.js";
-import { ProfilePage } from "./pages/profile-page.js";
 import { RegisterPage } from "./pages/register-page.js";
-import { UsagePage } from "./pages/usage-page.js";
+
+// The lists, sign-in and home come with the first script; every other screen is a chunk of its own fetched when first
+// opened, so the first page a visitor sees parses and runs no wizard, explorer or chart code.
+const JobDetailsPage = lazy(() => import("./jobs/job-details-page.js").then((m) => ({ default: m.JobDetailsPage })));
+const CreateJobRoute = lazy(() => import("./jobs/run-again.js").then((m) => ({ default: m.CreateJobRoute })));
+const UpdateJobPage = lazy(() => import("./jobs/update-job-page.js").then((m) => ({ default: m.UpdateJobPage })));
+const ProfilePage = lazy(() => import("./pages/profile-page.js").then((m) => ({ default: m.ProfilePage })));
+const FeatureSetPage = lazy(() => import("./pages/feature-set-page.js").then((m) => ({ default: m.FeatureSetPage })));
+const FileFormatsPage = lazy(() =>
+  import("./pages/file-formats-page.js").then((m) => ({ default: m.FileFormatsPage })),
+);
+const CapabilitiesPage = lazy(() =>
+  import("./pages/capabilities-page.js").then((m) => ({ default: m.CapabilitiesPage })),
+);
+const UsagePage = lazy(() => import("./pages/usage-page.js").then((m) => ({ default: m.UsagePage })));
+const AboutPage = lazy(() => import("./pages/about-page.js").then((m) => ({ default: m.AboutPage })));
+
+/** A fresh client with the app's defaults. */
+export const newQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
 const guarded = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>;
 
-export function App() {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
-  );
+interface AppProps {
+  /** The client the start already filled (main.tsx); tests leave it out and get a fresh one. */
+  client?: QueryClient;
+  /** The session check the start already sent. */
+  firstSession?: FirstSession;
+}
+
+export function App({ client, firstSession }: AppProps) {
+  const [queryClient] = useState(() => client ?? newQueryClient());
   return (
     <QueryClientProvider client={queryClient}>
-      <AuthProvider>
+      <AuthProvider firstSession={firstSession}>
         <div className="app">
           <a href="#main" className="skip-link">
             Skip to content
@@ -43,29 +59,31 @@ export function App() {
             <SideMenu />
             <main id="main" tabIndex={-1}>
               <FlashNotice />
-              <Routes>
-                <Route path="/" element={<HomePage />} />
-                <Route path="/ui/login" element={<LoginPage />} />
-                <Route path="/ui/register" element={<RegisterPage />} />
-                <Route path="/ui/dataSets" element={guarded(<MyJobsPage />)} />
-                <Route path="/ui/public/dataSets" element={<SharedJobsPage />} />
-                {(Object.entries(capabilityRoutes) as [Capability, string][]).map(([capability, path]) => (
-                  <Route
-                    key={capability}
-                    path={path}
-                    element={guarded(<CreateJobRoute key={capability} capability={capability} />)}
-                  />
-                ))}
-                <Route path="/ui/update" element={guarded(<UpdateJobPage />)} />
-                <Route path="/ui/details" element={<JobDetailsPage />} />
-                <Route path="/ui/profile" element={guarded(<ProfilePage />)} />
-                <Route path="/ui/resources/feature/set" element={guarded(<FeatureSetPage />)} />
-                <Route path="/ui/resources/file/formats" element={guarded(<FileFormatsPage />)} />
-                <Route path="/ui/resources/capabilities" element={<CapabilitiesPage />} />
-                <Route path="/ui/resources/usage" element={<UsagePage />} />
-                <Route path="/ui/resources/about" element={<AboutPage />} />
-                <Route path="*" element={<HomePage />} />
-              </Routes>
+              <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+                <Routes>
+                  <Route path="/" element={<HomePage />} />
+                  <Route path="/ui/login" element={<LoginPage />} />
+                  <Route path="/ui/register" element={<RegisterPage />} />
+                  <Route path="/ui/dataSets" element={guarded(<MyJobsPage />)} />
+                  <Route path="/ui/public/dataSets" element={<SharedJobsPage />} />
+                  {(Object.entries(capabilityRoutes) as [Capability, string][]).map(([capability, path]) => (
+                    <Route
+                      key={capability}
+                      path={path}
+                      element={guarded(<CreateJobRoute key={capability} capability={capability} />)}
+                    />
+                  ))}
+                  <Route path="/ui/update" element={guarded(<UpdateJobPage />)} />
+                  <Route path="/ui/details" element={<JobDetailsPage />} />
+                  <Route path="/ui/profile" element={guarded(<ProfilePage />)} />
+                  <Route path="/ui/resources/feature/set" element={guarded(<FeatureSetPage />)} />
+                  <Route path="/ui/resources/file/formats" element={guarded(<FileFormatsPage />)} />
+                  <Route path="/ui/resources/capabilities" element={<CapabilitiesPage />} />
+                  <Route path="/ui/resources/usage" element={<UsagePage />} />
+                  <Route path="/ui/resources/about" element={<AboutPage />} />
+                  <Route path="*" element={<HomePage />} />
+                </Routes>
+              </Suspense>
             </main>
           </div>
           <footer className="app-footer">

@@ -1,22 +1,6 @@
 // Account schemas. Messages are the ones SPEC.md §5 spells; the UI and the server use these same texts.
 import { z } from "zod";
-
-export const MIN_PASSWORD_LENGTH = 8;
-
-export const messages = {
-  userRequired: "User is required",
-  emailRequired: "Email is required",
-  emailInvalid: "Email is not valid",
-  passwordRequired: "Password is required",
-  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-  passwordMismatch: "Password not match",
-  noLogin: "no login",
-  badCredentials: "Email or password is incorrect",
-  emailTaken: "Email is already registered",
-  /** Followed by the number of seconds to wait, e.g. "… try again in 4 seconds". */
-  tooManyAttempts: "Too many failed sign-ins; try again in",
-  signInRequired: "Please sign in",
-} as const;
+import { MIN_PASSWORD_LENGTH, messages } from "./names.js";
 
 const email = z
   .string({ error: messages.emailRequired })

@@ -1,13 +1,8 @@
 // A dataset job's parameters: the defaults docs/datasets.md states, and the refusals naming the field.
 import { describe, expect, it } from "vitest";
 import { datasetNameOf } from "./dataset-params.js";
-import {
-  capabilities,
-  datasetParams,
-  inputRolesByCapability,
-  listRolesByCapability,
-  paramsByCapability,
-} from "./jobs.js";
+import { datasetParams, inputRolesByCapability, listRolesByCapability, paramsByCapability } from "./jobs.js";
+import { capabilities } from "./names.js";
 
 /** The first problem's field and message, as the server words `Invalid parameter <field>: <message>`. */
 function refusal(params: unknown): string | undefined {

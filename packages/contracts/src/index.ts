@@ -10,4 +10,5 @@ export * from "./jobs.js";
 export * from "./legacy.js";
 export * from "./libraries.js";
 export * from "./lineage.js";
+export * from "./names.js";
 export * from "./pictures.js";

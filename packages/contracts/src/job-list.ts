@@ -1,34 +1,19 @@
 // The job lists' query (search, filters, sort, page) and their answer, shared by the server's /api/jobs and
 // /api/jobs/public and the web app's table, which keeps the same query in its address.
 import { z } from "zod";
-import { type Capability, capabilities, capability, job } from "./jobs.js";
+import { capability, job } from "./jobs.js";
+import {
+  type Capability,
+  capabilities,
+  capabilityNames,
+  defaultOrder,
+  JOB_PAGE_SIZE,
+  jobOutcomes,
+  jobSortKeys,
+  MAX_JOB_PAGE_SIZE,
+  type SortOrder,
+} from "./names.js";
 
-/** Each capability as people name it: the web app's titles, and what a list search matches beside the id. */
-export const capabilityNames: Record<Capability, string> = {
-  extract: "Feature Extraction",
-  sanitize: "Traffic Sanitization",
-  merge: "Controlled Traffic Aggregation",
-  label: "Automated Traffic Labeling",
-  ipt: "Time Series Generator (IPT)",
-  images: "Grayscale Image Generator",
-  dataset: "Dataset Builder",
-};
-
-/** A job's outcome as lists filter and sort it: its status, with "warning" for a success whose result is suspect. */
-export const jobOutcomes = ["queued", "running", "succeeded", "warning", "failed", "cancelled"] as const;
-export type JobOutcome = (typeof jobOutcomes)[number];
-
-export const jobSortKeys = ["title", "capability", "status", "sessions", "size", "created", "runtime"] as const;
-export type JobSortKey = (typeof jobSortKeys)[number];
-export type SortOrder = "asc" | "desc";
-
-/** Words read A to Z first; quantities and times largest (newest) first, as people usually want them. */
-export function defaultOrder(sort: JobSortKey): SortOrder {
-  return sort === "title" || sort === "capability" || sort === "status" ? "asc" : "desc";
-}
-
-export const JOB_PAGE_SIZE = 50;
-export const MAX_JOB_PAGE_SIZE = 200;
 const MAX_SEARCH_LENGTH = 200;
 
 const count = (max?: number) => {

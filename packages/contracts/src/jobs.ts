@@ -8,14 +8,10 @@ import {
   MAX_DATASET_ALERTS,
   MAX_DATASET_ATTACKS,
 } from "./dataset-params.js";
+import { type Capability, capabilities, jobStatuses } from "./names.js";
 
-export const capabilities = ["extract", "label", "ipt", "images", "sanitize", "merge", "dataset"] as const;
 export const capability = z.enum(capabilities);
-export type Capability = z.infer<typeof capability>;
-
-export const jobStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export const jobStatus = z.enum(jobStatuses);
-export type JobStatus = z.infer<typeof jobStatus>;
 
 /** Session options shared by every capability that extracts features. */
 export const flowParams = z.object({

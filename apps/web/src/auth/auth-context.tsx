@@ -1,7 +1,10 @@
 // Who is signed in (SPEC §4): the session check on start, sign-in, sign-up, sign-out, and error banners that clear after 5 s.
-import { messages, type SessionUser, type SigninRequest, type SignupRequest } from "@tracemill/contracts";
+
+import { useQueryClient } from "@tanstack/react-query";
+import type { SessionUser, SigninRequest, SignupRequest } from "@tracemill/contracts";
+import { messages } from "@tracemill/contracts/names";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { api, messagesOf } from "../api/client.js";
+import { api, type MaybeUser, messagesOf } from "../api/client.js";
 
 export const ERROR_TIMEOUT_MS = 5000;
 
@@ -17,11 +20,28 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
-export function AuthProvider({ children }: { children: ReactNode }) {
-  const [user, setUser] = useState<SessionUser | null>(null);
-  const [loading, setLoading] = useState(true);
+/**
+ * The session check main.tsx sent before React started, so it travels while the script runs; `user` is its answer
+ * when that came before the first render, which then draws the page rather than "Loading…".
+ */
+export interface FirstSession {
+  answer: Promise<MaybeUser>;
+  user?: SessionUser | null;
+}
+
+/** Who an answer of the session check names, if anyone. */
+export const userOf = (answer: MaybeUser): SessionUser | null =>
+  answer?.userName ? { userName: answer.userName, email: answer.email ?? "" } : null;
+
+export function AuthProvider({ children, firstSession }: { children: ReactNode; firstSession?: FirstSession }) {
+  const known = firstSession?.user !== undefined;
+  const [user, setUser] = useState<SessionUser | null>(firstSession?.user ?? null);
+  const [loading, setLoading] = useState(!known);
   const [errors, setErrorsState] = useState<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Whoever signs in or out next must not see the answers kept for the one before (their jobs, files, profile).
+  const queryClient = useQueryClient();
+  const forgetAnswers = useCallback(() => queryClient.resetQueries(), [queryClient]);
 
   const setErrors = useCallback((list: string[]) => {
     clearTimeout(timer.current);
@@ -31,12 +51,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   useEffect(() => {
+    if (known) return;
     let live = true;
-    api
-      .session()
+    (firstSession?.answer ?? api.session())
       .then((answer) => {
         if (!live) return;
-        setUser(answer?.userName ? { userName: answer.userName, email: answer.email ?? "" } : null);
+        setUser(userOf(answer));
       })
       .catch((error) => {
         if (!live) return;
@@ -47,7 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false;
     };
-  }, [setErrors]);
+  }, [setErrors, known, firstSession]);
 
   const signIn = useCallback(
     async (request: SigninRequest) => {
@@ -58,6 +78,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setErrors([messages.noLogin]);
           return false;
         }
+        void forgetAnswers();
         setUser({ userName: answer.userName, email: answer.email ?? request.email });
         setErrors([]);
         return true;
@@ -67,7 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return false;
       }
     },
-    [setErrors],
+    [setErrors, forgetAnswers],
   );
 
   const signUp = useCallback(
@@ -88,9 +109,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       await api.logout();
     } finally {
+      void forgetAnswers();
       setUser(null);
     }
-  }, []);
+  }, [forgetAnswers]);
 
   const value = useMemo<AuthState>(
     () => ({ user, isAuthenticated: user !== null, loading, errors, signIn, signUp, signOut }),

@@ -1,5 +1,5 @@
 // Client-side checks of the sign-in and register forms, with SPEC §5's messages (shared with the server via contracts).
-import { MIN_PASSWORD_LENGTH, messages } from "@tracemill/contracts";
+import { MIN_PASSWORD_LENGTH, messages } from "@tracemill/contracts/names";
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 

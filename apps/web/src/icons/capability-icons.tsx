@@ -1,5 +1,5 @@
 // Capability and job-status icons, drawn in the same stroke style as the file icons.
-import { type Capability, capabilityNames, type JobStatus } from "@tracemill/contracts";
+import { type Capability, capabilityNames, type JobStatus } from "@tracemill/contracts/names";
 import type { ReactNode } from "react";
 
 // The names live in the contracts, where the server's list search matches them too.

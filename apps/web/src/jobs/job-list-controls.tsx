@@ -1,6 +1,6 @@
 // The controls above and below a job list: search (applied once typing pauses), capability and status filters, the
 // Table/Cards switch (remembered in localStorage), and the pager ("1–50 of 1,234", Previous, Next).
-import { capabilities, type JobOutcome, jobOutcomes } from "@tracemill/contracts";
+import { capabilities, type JobOutcome, jobOutcomes } from "@tracemill/contracts/names";
 import { useEffect, useRef, useState } from "react";
 import { capabilityNames, statusLabel } from "../icons/capability-icons.js";
 import { formatCount } from "./job-figures.js";

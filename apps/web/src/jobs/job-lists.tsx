@@ -24,23 +24,35 @@ function useListView(): [ListView, (view: ListView) => void] {
   return [view, change];
 }
 
+const pageOf = { mine: api.myJobs, public: api.publicJobs };
+
+/** A list page's query, one definition for the page and for the start's prefetch (main.tsx). */
+export const jobListQuery = (scope: "mine" | "public", query: JobListQuery) => ({
+  queryKey: ["jobs", scope, query],
+  queryFn: () => pageOf[scope](query),
+});
+
+/** The list an address shows, if it is one of the two list pages. */
+export function listAt(pathname: string, search: string) {
+  const scope = pathname === "/ui/dataSets" ? "mine" : pathname === "/ui/public/dataSets" ? "public" : undefined;
+  return scope && jobListQuery(scope, listQuery(readListView(new URLSearchParams(search))));
+}
+
 interface JobListProps {
   scope: "mine" | "public";
   label: string;
-  fetchPage(query: JobListQuery): Promise<JobPage>;
   actions?: JobActionHandlers;
   /** What an empty list says when no search or filter narrows it. */
   empty: ReactNode;
   errors?: unknown[];
 }
 
-function JobList({ scope, label, fetchPage, actions, empty, errors = [] }: JobListProps) {
+function JobList({ scope, label, actions, empty, errors = [] }: JobListProps) {
   const [view, setView] = useListView();
   const [look, setLook] = useJobsLook();
   const query = listQuery(view);
   const jobs = useQuery({
-    queryKey: ["jobs", scope, query],
-    queryFn: () => fetchPage(query),
+    ...jobListQuery(scope, query),
     // The rows stay while the next page, sort or search loads, instead of flashing "Loading…".
     placeholderData: keepPreviousData,
     refetchInterval: (current) => (anyActive(current.state.data?.jobs) ? POLL_MS : false),
@@ -108,7 +120,6 @@ export function MyJobsPage() {
       <JobList
         scope="mine"
         label="My jobs"
-        fetchPage={api.myJobs}
         actions={{
           onDelete: (id) => remove.mutate(id),
           onCancel: (id) => cancel.mutate(id),
@@ -131,7 +142,7 @@ export function SharedJobsPage() {
     <section>
       <h1>Shared Jobs</h1>
       <p className="lead">Jobs that their owners made public. They are read-only here.</p>
-      <JobList scope="public" label="Shared jobs" fetchPage={api.publicJobs} empty={<p>No shared jobs yet.</p>} />
+      <JobList scope="public" label="Shared jobs" empty={<p>No shared jobs yet.</p>} />
     </section>
   );
 }

@@ -1,17 +1,17 @@
 // What a job list shows (search, filters, sort, page), read from and written to the page's address, so a link
 // reproduces the view; and the API query it asks for. Anything unknown in the address falls back to the default.
+import type { JobListQuery } from "@tracemill/contracts";
 import {
   type Capability,
   capabilities,
   defaultOrder,
   JOB_PAGE_SIZE,
-  type JobListQuery,
   type JobOutcome,
   type JobSortKey,
   jobOutcomes,
   jobSortKeys,
   type SortOrder,
-} from "@tracemill/contracts";
+} from "@tracemill/contracts/names";
 
 export interface ListView {
   q: string;

@@ -19,3 +19,8 @@ export function useTheme(): [Theme, () => void] {
   const toggle = useCallback(() => setTheme((t) => (t === "dark" ? "light" : "dark")), []);
   return [theme, toggle];
 }
+
+/** The remembered theme on <html> at once, before the app first renders, so a dark page never flashes light. */
+export function applySavedTheme(): void {
+  document.documentElement.dataset.theme = initialTheme();
+}

@@ -1,5 +1,5 @@
 // Home: what Tracemill is, a platform overview with see more / see less, and the way into each capability.
-import { capabilities } from "@tracemill/contracts";
+import { capabilities } from "@tracemill/contracts/names";
 import { useState } from "react";
 import { Link } from "react-router";
 import { CapabilityIcon, capabilityNames } from "../icons/capability-icons.js";

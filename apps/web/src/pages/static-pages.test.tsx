@@ -28,7 +28,7 @@ describe("static and resource pages", () => {
   it("About states the purpose, the disclaimer and a contact with a code-hosting icon", async () => {
     fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
     renderApp("/ui/resources/about");
-    expect(screen.getByRole("heading", { name: "Purpose" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Purpose" })).toBeInTheDocument();
     expect(screen.getByText(/only for research and education/)).toHaveTextContent("Malicious use is prohibited");
     expect(screen.getByText(/only for research and education/)).toHaveTextContent("without warranty");
     expect(screen.getByText(/only for research and education/)).toHaveTextContent("fully responsible");
@@ -49,7 +49,7 @@ describe("static and resource pages", () => {
   it("Capability descriptions and the usage guide cover the seven capabilities", async () => {
     fakeServer({ "GET /api/auth/session": () => ({ body: {} }) });
     const view = renderApp("/ui/resources/capabilities");
-    expect(screen.getAllByRole("article")).toHaveLength(7);
+    expect(await screen.findAllByRole("article")).toHaveLength(7);
     // The article follows the name's sound: "an Automated…", "a Feature…".
     expect(screen.getByRole("link", { name: "Start an Automated Traffic Labeling job" })).toHaveAttribute(
       "href",
@@ -60,7 +60,7 @@ describe("static and resource pages", () => {
     expect(screen.queryByText(/\bStart a [AEIOU]/)).toBeNull();
     view.unmount();
     renderApp("/ui/resources/usage");
-    expect(screen.getByText(/An account is needed/)).toBeInTheDocument();
+    expect(await screen.findByText(/An account is needed/)).toBeInTheDocument();
     expect(screen.getAllByRole("listitem").filter((li) => li.closest("main"))).toHaveLength(7);
   });
 
