@@ -1,6 +1,6 @@
 // sanitize with the ET Open rules through a loaded Suricata (SuricataDaemons) on three attack captures merged into one:
 // the alerts are those Suricata 7.0.10 raised on each capture, the clean capture raises none, and a second run on the
-// warm daemon loads nothing again and takes a fraction of the first.
+// warm daemon loads nothing again and writes the same outputs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -33,9 +33,7 @@ execFileSync("mergecap", ["-F", "pcap", "-w", capture, ...parts.map(fixturePath)
 
 describe("sanitize with ET Open", () => {
   it("raises the alerts Suricata 7.0.10 raised on each capture and leaves a clean capture without alerts", async () => {
-    const started = performance.now();
     const result = await sanitize(capture, { ruleFiles, verifyPasses: 1, daemons }, { outDir: out });
-    const cold = performance.now() - started;
     const summary = result.summary as {
       passes: { capture: string; alerts: number }[];
       verified: boolean;
@@ -66,14 +64,11 @@ describe("sanitize with ET Open", () => {
 
     const again = path.join(work, "again");
     fs.mkdirSync(again);
-    const warmStart = performance.now();
     await sanitize(capture, { ruleFiles, verifyPasses: 1, daemons }, { outDir: again });
-    const warm = performance.now() - warmStart;
     for (const name of ["clean.pcap", "attacks.pcap", "alerts.u2"]) {
       expect(fs.readFileSync(path.join(again, name)).equals(fs.readFileSync(path.join(out, name)))).toBe(true);
     }
-    // ET Open takes Suricata tens of seconds to compile; the captures, well under one.
-    expect(warm).toBeLessThan(cold / 5);
+    // The second run loaded nothing again: the daemon started its engine once.
     const [daemon] = await daemons.running();
     expect(fs.readFileSync(daemon.logFile, "utf8").match(/Engine started/g)).toHaveLength(1);
   }, 600_000);

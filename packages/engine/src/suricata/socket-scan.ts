@@ -56,8 +56,11 @@ export async function scanWithDaemon(
     const deadline = Date.now() + (options.timeoutMs ?? defaultTimeoutMs);
     for (;;) {
       for (const tail of tails) await tail.poll();
-      const current = await socket.command("pcap-current");
+      // The queue first, then the reader: a file only moves from queued to current to done, and Suricata may move it
+      // between two questions. Asked the other way round, a file taken from the queue just after "not current" was
+      // answered would be seen nowhere, and the scan would end before it began.
       const queued = await socket.command("pcap-file-list");
+      const current = await socket.command("pcap-current");
       const files = (queued.message as { files?: string[] } | undefined)?.files ?? [];
       if (current.message !== input && !files.includes(input)) break;
       const unread = newLogLines(lease.logFile, logStart).find((line) => UNREAD_CAPTURE.test(line));

@@ -156,8 +156,9 @@ async function settle(socketPath: string, commandTimeoutMs?: number): Promise<bo
   try {
     socket = await SuricataSocket.connect(socketPath, commandTimeoutMs);
     for (let i = 0; i < 300; i++) {
-      const current = await socket.command("pcap-current");
+      // The queue before the reader, as socket-scan.ts asks: a file taken from the queue in between is then seen.
       const queued = await socket.command("pcap-file-number");
+      const current = await socket.command("pcap-current");
       if (current.message === "None" && Number(queued.message) === 0) return true;
       if (i === 0 && current.message !== "None") await socket.command("pcap-interrupt");
       await new Promise((resolve) => setTimeout(resolve, 100));
