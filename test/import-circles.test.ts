@@ -31,7 +31,11 @@ describe("import circles", () => {
   it("leaves the web app only the contracts and core's file-kind, which reaches three small leaf modules of core", () => {
     const web = importGraph(path.join(repo, "apps/web/src"));
     const project = [...web.keys()].flatMap((file) => importsOf(file).filter((s) => s.startsWith("@tracemill/")));
-    expect([...new Set(project)].sort()).toEqual(["@tracemill/contracts", "@tracemill/core/file-kind"]);
+    expect([...new Set(project)].sort()).toEqual([
+      "@tracemill/contracts",
+      "@tracemill/contracts/names",
+      "@tracemill/core/file-kind",
+    ]);
     const core = path.join(repo, "packages/core/src");
     const fileKind = [...reachable(importGraph(core), path.join(core, "file-kind/index.ts"))];
     expect(fileKind.map((file) => path.relative(core, file)).sort()).toEqual([
@@ -44,6 +48,40 @@ describe("import circles", () => {
       "file-kind/text-kind.ts",
     ]);
     expect(fileKind.flatMap(importsOf).filter((s) => !s.startsWith("."))).toEqual([]);
+  });
+
+  // My Jobs must draw its first page quickly (docs/performance.md, "Job lists"): the web app's first script, every
+  // module main.tsx loads with it, takes the contracts' names alone, never their zod schemas, and leaves the wizards,
+  // details and explorer to chunks of their own (apps/web/src/lazy-screens.ts).
+  describe("the web app's first script", () => {
+    const src = path.join(repo, "apps/web/src");
+    const first = [...reachable(importGraph(src, true), path.join(src, "main.tsx"))];
+
+    it("reaches the list pages and sign-in, and not the screens loaded on demand", () => {
+      const files = first.map((file) => path.relative(src, file));
+      expect(files).toEqual(expect.arrayContaining(["app.tsx", "jobs/job-lists.tsx", "pages/login-page.tsx"]));
+      for (const screen of [
+        "jobs/job-details-page.tsx",
+        "jobs/create-job-page.tsx",
+        "jobs/explorer/feature-explorer.tsx",
+      ])
+        expect(files).not.toContain(screen);
+    });
+
+    it("takes no value from the contracts' schemas, only their names", () => {
+      const values = first.flatMap((file) =>
+        [
+          ...fs
+            .readFileSync(file, "utf8")
+            .matchAll(/^import\s+(?!type\s)\{([^}]*)\}\s*from\s+"@tracemill\/contracts";/gm),
+        ]
+          .flatMap((m) => m[1].split(",").map((name) => name.trim()))
+          .filter((name) => name && !name.startsWith("type "))
+          .map((name) => `${path.relative(src, file)}: ${name}`),
+      );
+      expect(values).toEqual([]);
+      expect(first.flatMap((file) => importsOf(file, true))).toContain("@tracemill/contracts/names");
+    });
   });
 
   describe("the walker", () => {

@@ -11,6 +11,8 @@ const SOURCE = /\.tsx?$/;
 const FROM = /^[ \t]*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm;
 const BARE = /^[ \t]*import\s*["']([^"']+)["']/gm;
 const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+// What loads with a module: its static imports that are not type-only (a bundler's first script).
+const EAGER = /^[ \t]*(?:import|export)(?!\s+type\b)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -20,10 +22,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The specifiers a source file imports from (or re-exports), as written. */
-export function importsOf(file: string): string[] {
+/**
+ * The specifiers a source file imports from (or re-exports), as written; `eager`: only those loaded with it (no
+ * type-only or dynamic imports).
+ */
+export function importsOf(file: string, eager = false): string[] {
   const text = fs.readFileSync(file, "utf8");
-  return [FROM, BARE, DYNAMIC].flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]));
+  const patterns = eager ? [EAGER, BARE] : [FROM, BARE, DYNAMIC];
+  return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]));
 }
 
 /** The file a relative specifier names (`./x.js` is `./x.ts` or `./x.tsx` in the sources), or undefined. */
@@ -36,13 +42,13 @@ function resolve(from: string, specifier: string, files: Set<string>): string | 
   );
 }
 
-/** The import graph of the source files under `root` (imports leaving `root` are left out). */
-export function importGraph(root: string): ImportGraph {
+/** The import graph of the source files under `root` (imports leaving `root` are left out); `eager` as importsOf's. */
+export function importGraph(root: string, eager = false): ImportGraph {
   const files = sourceFiles(path.resolve(root));
   const known = new Set(files);
   const graph: ImportGraph = new Map();
   for (const file of files) {
-    const targets = importsOf(file).map((specifier) => resolve(file, specifier, known));
+    const targets = importsOf(file, eager).map((specifier) => resolve(file, specifier, known));
     graph.set(file, [...new Set(targets.filter((target) => target !== undefined))]);
   }
   return graph;

@@ -2,6 +2,7 @@
 export * from "./alerts/index.js";
 export * from "./browse/index.js";
 export * from "./capture/index.js";
+export * from "./csv/index.js";
 export * from "./dataset/index.js";
 export * from "./decode/index.js";
 export * from "./edit/index.js";

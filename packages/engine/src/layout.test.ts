@@ -55,11 +55,14 @@ describe("the engine's layout", () => {
 
   it("reads the imports of every module, capabilities and shared layers alike", () => {
     const folders = new Set([...graph.keys()].map(folderOf));
-    for (const folder of [...CAPABILITIES, "input", "pass", "hashing", "output", "labels"]) {
+    for (const folder of [...CAPABILITIES, "input", "pass", "hashing", "output", "labels", "zip"]) {
       expect(folders).toContain(folder);
     }
     expect(graph.get(path.join(src, "extract/extract-features.ts"))).toContain(path.join(src, "pass/index.ts"));
     expect(folderGraph(graph).get("label")).toEqual(expect.arrayContaining(["labels", "pass", "output"]));
+    // The one zip reader, below the capability that joins images zips and the gallery that pages through them.
+    expect(folderGraph(graph).get("combine")).toContain("zip");
+    expect(folderGraph(graph).get("browse")).toContain("zip");
   });
 
   it("has no capability importing another, and no shared layer importing a capability", () => {

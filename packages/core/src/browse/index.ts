@@ -1,7 +1,6 @@
-// Public surface of core/browse: the pure part of reading a job's outputs back for pictures (row starts of a CSV or
-// text file, a row's session and the search over them, an IPT line's gaps).
+// Public surface of core/browse: the pure part of reading a job's outputs back for pictures (a row's session and the
+// search over them, an IPT line's gaps); the rows themselves are found and read by core/csv.
 export { type IptGaps, iptGapCount, iptGaps } from "./ipt-line.js";
-export { ROW_STRIDE, type RowGrammar, RowStarts, type RowStartTable } from "./row-starts.js";
 export {
   matchesSession,
   parseSessionQuery,

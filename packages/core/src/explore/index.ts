@@ -1,4 +1,5 @@
-// Public surface of core/explore: the feature explorer's pure part (CSV cells, columns, statistics, histograms).
+// Public surface of core/explore: the feature explorer's pure part (numbers from CSV cells, columns, statistics,
+// histograms); the CSV itself is read by core/csv.
 export {
   type ColumnData,
   columnRows,
@@ -7,7 +8,6 @@ export {
   type NumericColumn,
   type TextColumn,
 } from "./column-data.js";
-export { type CsvCellSink, type CsvOddities, CsvScanner, MAX_CELL_BYTES } from "./csv-scanner.js";
 export {
   type ColumnDescription,
   type ColumnSplit,

@@ -1,4 +1,5 @@
-// Synthetic packets for tests (excluded from the core build): IP/TCP/UDP layers, link-layer frames, pcap files.
+// Synthetic packets and files for tests (excluded from the core build): IP/TCP/UDP layers, link-layer frames, pcap
+// files, random CSVs.
 export { addressText } from "./address-text.js";
 export {
   concat,
@@ -30,4 +31,5 @@ export {
   sll2,
   type VlanTag,
 } from "./link-builder.js";
+export { type RandomCsv, randomCsv } from "./random-csv.js";
 export { seededRandom } from "./seeded-random.js";

@@ -4,8 +4,8 @@
 // rows); a page then reads its own manifest lines and CSV rows, and an image only its own bytes.
 import fs from "node:fs";
 import {
-  type CsvCellSink,
   CsvScanner,
+  HeaderThenRows,
   IMAGE_MANIFEST_NAME,
   ROW_STRIDE,
   type SessionKey,
@@ -13,8 +13,8 @@ import {
   sessionKeyColumns,
   TracemillError,
 } from "@tracemill/core";
-import { csvHeader, csvRows, firstRows, indexRows, type RowIndex } from "./row-index.js";
-import { entryBytes, readZipDirectory, storedRegion, type ZipEntryPlace } from "./zip-directory.js";
+import { entryBytes, readZipDirectory, storedRegion, type ZipEntryPlace } from "../zip/index.js";
+import { cellReader, csvHeader, csvRows, firstRows, indexRows, type RowIndex } from "./row-index.js";
 
 const CSV_ENTRY = "features.csv";
 const IMAGE_NAME = /^images\/image-(\d{6,9})\.png$/;
@@ -212,7 +212,6 @@ async function indexManifest(
   const where = `${label}: ${IMAGE_MANIFEST_NAME}`;
   const imageStarts = new Float64Array(images.length + 1);
   let header: string[] | null = null;
-  let headerCells: string[] = [];
   let image = -1;
   /** The current line's image name, decoded only when its bytes differ from the line before's (n lines per name). */
   let name = "";
@@ -221,27 +220,24 @@ async function indexManifest(
   let rows = 0;
   let rowsPerImage = 0;
   let problem: TracemillError | null = null;
-  const decoder = new TextDecoder();
-  const sink: CsvCellSink = {
-    cell(column, bytes, start, end) {
-      if (header === null) headerCells.push(decoder.decode(bytes.subarray(start, end)));
-      else if (column === 0 && !sameBytes(nameBytes, bytes, start, end)) {
+  const cellText = cellReader();
+  const onHeader = (cells: string[], line: number) => {
+    header = cells;
+    if (MANIFEST_COLUMNS.some((column, i) => cells[i] !== column)) {
+      problem = new TracemillError("BAD_INPUT", `${where} line ${line}: the header is not image,row,csv_row[,…]`);
+    }
+  };
+  const lines = {
+    cell(column: number, bytes: Uint8Array, start: number, end: number) {
+      if (column === 0 && !sameBytes(nameBytes, bytes, start, end)) {
         // A copy: the bytes may be a view of a chunk that the next read fills again.
         nameBytes = Uint8Array.prototype.slice.call(bytes, start, end);
-        name = decoder.decode(nameBytes);
+        name = cellText(nameBytes, 0, nameBytes.length);
         changed = true;
       }
     },
-    row(_cells, line) {
+    row(_cells: number, line: number) {
       if (problem) return;
-      if (header === null) {
-        header = headerCells;
-        headerCells = [];
-        if (MANIFEST_COLUMNS.some((column, i) => header?.[i] !== column)) {
-          problem = new TracemillError("BAD_INPUT", `${where} line ${line}: the header is not image,row,csv_row[,…]`);
-        }
-        return;
-      }
       rows++;
       if (changed) {
         changed = false;
@@ -259,7 +255,7 @@ async function indexManifest(
       }
     },
   };
-  const scanner = new CsvScanner(sink);
+  const scanner = new CsvScanner(new HeaderThenRows(cellText, onHeader, lines));
   const index = await indexRows(handle, region, "csv", (chunk) => {
     if (!problem) scanner.push(chunk);
   });

@@ -3,19 +3,16 @@
 // of everything before it.
 import type fs from "node:fs";
 import {
-  type CsvCellSink,
+  type CellText,
   CsvScanner,
+  HeaderThenRows,
+  KeptCells,
   ROW_STRIDE,
   type RowGrammar,
   RowStarts,
   type RowStartTable,
 } from "@tracemill/core";
-
-/** Bytes `[start, start + length)` of a file. */
-export interface FileRegion {
-  start: number;
-  length: number;
-}
+import { type FileRegion, regionChunks } from "../zip/index.js";
 
 export interface RowIndex {
   readonly region: FileRegion;
@@ -25,20 +22,8 @@ export interface RowIndex {
 type Handle = fs.promises.FileHandle;
 
 const INDEX_CHUNK = 1024 * 1024;
-/** A read from an arbitrary row starts small (a page is a few rows) and doubles up to INDEX_CHUNK as it goes on. */
+/** A read from an arbitrary row starts small (a page is a few rows) and doubles up to 1 MiB as it goes on. */
 const FIRST_CHUNK = 64 * 1024;
-
-/** Reads `length` bytes at `position` (fewer at the file's end). */
-export async function readAt(handle: Handle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return buffer.subarray(0, done);
-}
 
 /**
  * Indexes the rows of `region`, 1 MiB at a time (each read awaited: a server answering other requests meanwhile is
@@ -66,16 +51,8 @@ export async function indexRows(
 }
 
 /** The chunks of a region from `from` (relative to its start) to its end, growing from FIRST_CHUNK. */
-async function* chunksFrom(handle: Handle, region: FileRegion, from: number): AsyncGenerator<Buffer> {
-  let size = FIRST_CHUNK;
-  for (let at = from; at < region.length; ) {
-    const chunk = await readAt(handle, region.start + at, Math.min(size, region.length - at));
-    if (chunk.length === 0) return;
-    yield chunk;
-    at += chunk.length;
-    size = Math.min(size * 2, INDEX_CHUNK);
-  }
-}
+const chunksFrom = (handle: Handle, region: FileRegion, from: number) =>
+  regionChunks(handle, region, { from, first: FIRST_CHUNK });
 
 /** Where reading row `row` starts: the indexed row at or before it, and that row's offset. */
 function seek(index: RowIndex, row: number): { row: number; offset: number } {
@@ -87,7 +64,7 @@ function seek(index: RowIndex, row: number): { row: number; offset: number } {
  * A function giving a cell's text, made in one go by Node's decoder (a string built byte by byte leaves garbage per
  * byte). It keeps the Buffer view of the bytes it last read from: a scanner hands many cells of one array in a row.
  */
-function cellReader(): (bytes: Uint8Array, start: number, end: number) => string {
+export function cellReader(): CellText {
   let viewed: Uint8Array | null = null;
   let view: Buffer = Buffer.alloc(0);
   return (bytes, start, end) => {
@@ -117,26 +94,14 @@ export async function* csvRows(
 ): AsyncGenerator<CsvRow[]> {
   if (from >= index.table.rows) return;
   const start = seek(index, from);
-  const slots = new Int32Array(Math.max(0, ...keep) + 1).fill(-1);
-  keep.forEach((column, slot) => {
-    slots[column] = slot;
-  });
-  const cellText = cellReader();
   let ready: CsvRow[] = [];
   let row = start.row;
-  let cells: string[] = keep.map(() => "");
-  const sink: CsvCellSink = {
-    cell(column, bytes, cellStart, cellEnd) {
-      const slot = column < slots.length ? slots[column] : -1;
-      if (slot >= 0) cells[slot] = cellText(bytes, cellStart, cellEnd);
-    },
-    row() {
+  const scanner = new CsvScanner(
+    new KeptCells(keep, cellReader(), (cells) => {
       if (row >= from) ready.push({ row, cells });
       row++;
-      cells = keep.map(() => "");
-    },
-  };
-  const scanner = new CsvScanner(sink);
+    }),
+  );
   for await (const chunk of chunksFrom(handle, index.region, start.offset)) {
     scanner.push(chunk);
     if (ready.length > 0) yield ready;
@@ -161,17 +126,16 @@ export async function firstRows<T>(batches: AsyncGenerator<T[]>, count: number):
 
 /** The first row of a CSV index, every cell of it (none for an empty file). */
 export async function csvHeader(handle: Handle, index: RowIndex): Promise<string[]> {
-  const cellText = cellReader();
   let header: string[] | null = null;
-  const cells: string[] = [];
-  const scanner = new CsvScanner({
-    cell(_column, bytes, start, end) {
-      if (header === null) cells.push(cellText(bytes, start, end));
-    },
-    row() {
-      header ??= cells;
-    },
-  });
+  const scanner = new CsvScanner(
+    new HeaderThenRows(
+      cellReader(),
+      (cells) => {
+        header = cells;
+      },
+      { cell() {}, row() {} },
+    ),
+  );
   for await (const chunk of chunksFrom(handle, index.region, 0)) {
     scanner.push(chunk);
     if (header !== null) return header;

@@ -1,10 +1,13 @@
 // Joins images zips (engine/images) of the parts into one: the features CSVs under one header as the first entry, the
 // images renumbered on from the images before them (a part's last, partly filled image stays as it was), and one
-// manifest whose image names and CSV rows point into the joined files. Entries are copied as stored, CRC-32 kept.
+// manifest whose image names and CSV rows point into the joined files. Entries are copied as stored, CRC-32 kept
+// (each checked against it as it is read: a damaged part fails the join rather than passing its damage on).
+import fs from "node:fs";
 import readline from "node:readline";
+import { Readable } from "node:stream";
 import { IMAGE_MANIFEST_NAME, imageEntryName, TracemillError } from "@tracemill/core";
 import { OutputFile, ZipWriter } from "../output/index.js";
-import { openZip } from "./zip-entries.js";
+import { entryBytes, entryChunks, listZip } from "../zip/index.js";
 
 const IMAGE_NAME = /^images\/image-(\d+)\.png$/;
 
@@ -22,17 +25,18 @@ export async function concatImageZips(
   let imagesBefore = 0;
   try {
     for (const [index, source] of sources.entries()) {
-      const reader = await openZip(source);
+      const entries = await listZip(source, source);
+      const handle = await fs.promises.open(source, "r");
       let rows = 0;
       let images = 0;
       try {
-        for await (const entry of reader.entries()) {
+        for (const entry of entries) {
           options.signal?.throwIfAborted();
           if (entry.name === "features.csv") {
             // Byte for byte, as the CSVs of other jobs are joined: the header once, every row as it is.
             let head: Buffer | null = Buffer.alloc(0);
-            for await (const chunk of await entry.open()) {
-              let bytes = chunk as Buffer;
+            for await (const chunk of entryChunks(handle, entry, source)) {
+              let bytes = chunk;
               if (head !== null) {
                 head = Buffer.concat([head, bytes]);
                 const end = head.indexOf(0x0a);
@@ -49,7 +53,8 @@ export async function concatImageZips(
             if (index === 0) rows -= 1;
           } else if (entry.name === IMAGE_MANIFEST_NAME) {
             let first = true;
-            for await (const line of readline.createInterface({ input: await entry.open(), crlfDelay: Infinity })) {
+            const input = Readable.from(entryChunks(handle, entry, source));
+            for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
               if (first) {
                 first = false;
                 manifestHeader ??= line;
@@ -63,14 +68,13 @@ export async function concatImageZips(
             const match = IMAGE_NAME.exec(entry.name);
             if (!match)
               throw new TracemillError("BAD_INPUT", `${source}: unexpected entry ${entry.name}`, { file: source });
-            const chunks: Buffer[] = [];
-            for await (const chunk of await entry.open()) chunks.push(chunk as Buffer);
-            zip.addParts(imageEntryName(imagesBefore + Number(match[1]) - 1), chunks, entry.crc);
+            const png = await entryBytes(handle, entry, source);
+            zip.addParts(imageEntryName(imagesBefore + Number(match[1]) - 1), [png], entry.crc);
             images++;
           }
         }
       } finally {
-        reader.close();
+        await handle.close();
       }
       rowsBefore += rows;
       imagesBefore += images;

@@ -5,6 +5,7 @@ import {
   type CsvCellSink,
   type CsvOddities,
   CsvScanner,
+  HeaderThenRows,
   type InvalidCell,
   parseNumberCell,
   quoted,
@@ -22,7 +23,7 @@ const CHUNK_VALUES = 16_384;
 export async function buildCsvCache(file: string, dir: string, label: string): Promise<void> {
   await buildWhole(dir, async (temporary) => {
     const columns = new CsvColumns(temporary);
-    const scanner = new CsvScanner(columns);
+    const scanner = new CsvScanner(new HeaderThenRows(cellText, (header) => columns.start(header), columns));
     const handle = await fs.promises.open(file, "r");
     try {
       // Two buffers: the next chunk is read while this one is scanned (the scanner copies what it keeps of one).
@@ -67,7 +68,7 @@ function cellText(bytes: Uint8Array, start: number, end: number): string {
   return text;
 }
 
-/** The cells of a CSV's rows, the first row its header, sorted into one builder per column. */
+/** The cells of a CSV's data rows sorted into one builder per column of its header. */
 class CsvColumns implements CsvCellSink {
   rows = 0;
   private header: string[] | null = null;
@@ -76,26 +77,21 @@ class CsvColumns implements CsvCellSink {
   private longRows = 0;
   private firstRaggedLine = 0;
   private firstRaggedCells = 0;
-  private headerCells: string[] = [];
   /** Invalid cells of the current row, first of their columns, whose line the row's end tells. */
   private readonly unplaced: InvalidCell[] = [];
 
   constructor(private readonly dir: string) {}
 
+  start(header: string[]): void {
+    this.header = header;
+    this.builders = header.map((_, index) => new ColumnBuilder(this.dir, index, this.unplaced));
+  }
+
   cell(column: number, bytes: Uint8Array, start: number, end: number): void {
-    if (this.header === null) {
-      this.headerCells.push(cellText(bytes, start, end));
-      return;
-    }
     if (column < this.builders.length) this.builders[column].add(bytes, start, end, this.rows + 1);
   }
 
   row(cells: number, line: number): void {
-    if (this.header === null) {
-      this.header = this.headerCells;
-      this.builders = this.header.map((_, index) => new ColumnBuilder(this.dir, index, this.unplaced));
-      return;
-    }
     this.rows++;
     for (const cell of this.unplaced) cell.line = line;
     this.unplaced.length = 0;

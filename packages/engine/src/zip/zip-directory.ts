@@ -1,11 +1,9 @@
 // A zip's central directory read once through yauzl (a well-kept reader: Zip64, and entry names that are absolute or
-// climb out with ".." refused), then any entry's bytes read where they lie: its local header, then its data, checked
-// against the directory's CRC-32. Nothing else of the zip is read.
+// climb out with ".." refused). Only where each entry lies is kept; its bytes are read there (zip-entry.ts).
 import fs from "node:fs";
-import zlib from "node:zlib";
-import { TracemillError } from "@tracemill/core";
 import type * as Yauzl from "yauzl";
-import { type FileRegion, readAt } from "./row-index.js";
+import { readAt } from "./file-region.js";
+import { zipError } from "./zip-error.js";
 
 /** Where an entry lies in its zip, as the central directory says. */
 export interface ZipEntryPlace {
@@ -17,11 +15,6 @@ export interface ZipEntryPlace {
   method: number;
   crc: number;
 }
-
-const LOCAL_HEADER = 30;
-const LOCAL_SIGNATURE = 0x04034b50;
-
-const broken = (label: string, reason: string) => new TracemillError("BAD_INPUT", `${label}: ${reason}`);
 
 /** Reads of the central directory served from 1 MiB blocks: yauzl asks two small reads per entry. */
 const BLOCK = 1024 * 1024;
@@ -77,7 +70,7 @@ export async function readZipDirectory(
         blockReader(yauzl, handle),
         size,
         { lazyEntries: true, autoClose: false },
-        (error, opened) => (error ? reject(broken(label, `not a readable zip (${error.message})`)) : resolve(opened)),
+        (error, opened) => (error ? reject(unreadable(label, error)) : resolve(opened)),
       ),
     );
     try {
@@ -94,7 +87,7 @@ export async function readZipDirectory(
           zip.readEntry();
         });
         zip.on("end", resolve);
-        zip.on("error", (error: Error) => reject(broken(label, `not a readable zip (${error.message})`)));
+        zip.on("error", (error: Error) => reject(unreadable(label, error)));
         zip.readEntry();
       });
     } finally {
@@ -105,44 +98,11 @@ export async function readZipDirectory(
   }
 }
 
-/** Where an entry's data lies: after its local header, whose name and extra field lengths say how long it is. */
-export async function entryRegion(handle: fs.promises.FileHandle, entry: ZipEntryPlace, label: string) {
-  const header = await readAt(handle, entry.headerOffset, LOCAL_HEADER);
-  if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== LOCAL_SIGNATURE) {
-    throw broken(label, `${entry.name} has no local header where the central directory puts it`);
-  }
-  const start = entry.headerOffset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
-  return { start, length: entry.compressedSize };
+/** The entries of the central directory, in its order. */
+export async function listZip(file: string, label: string): Promise<ZipEntryPlace[]> {
+  const entries: ZipEntryPlace[] = [];
+  await readZipDirectory(file, label, (entry) => entries.push(entry));
+  return entries;
 }
 
-/** A stored entry's bytes as a region of the zip, to be read from any row on; a compressed one cannot be. */
-export async function storedRegion(
-  handle: fs.promises.FileHandle,
-  entry: ZipEntryPlace,
-  label: string,
-): Promise<FileRegion> {
-  if (entry.method !== 0) {
-    throw broken(label, `${entry.name} is compressed (method ${entry.method}); it is read in place only when stored`);
-  }
-  return entryRegion(handle, entry, label);
-}
-
-/** An entry's bytes, inflated when deflated, checked against its CRC-32. */
-export async function entryBytes(handle: fs.promises.FileHandle, entry: ZipEntryPlace, label: string): Promise<Buffer> {
-  if (entry.method !== 0 && entry.method !== 8) {
-    throw broken(label, `${entry.name} uses compression method ${entry.method}, which is not read here`);
-  }
-  const region = await entryRegion(handle, entry, label);
-  const data = await readAt(handle, region.start, region.length);
-  if (data.length < region.length) throw broken(label, `${entry.name} is cut off: the zip ends inside it`);
-  let bytes: Buffer;
-  try {
-    bytes = entry.method === 0 ? data : zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, entry.size) });
-  } catch (error) {
-    throw broken(label, `${entry.name} cannot be inflated (${(error as Error).message})`);
-  }
-  if (bytes.length !== entry.size || zlib.crc32(bytes) !== entry.crc) {
-    throw broken(label, `${entry.name} is damaged: its bytes do not match the CRC-32 the zip records`);
-  }
-  return bytes;
-}
+const unreadable = (label: string, error: Error) => zipError(label, `not a readable zip (${error.message})`);

@@ -1,49 +1,12 @@
-// Row starts against files built row by row in the test (each row's offset known as it is appended), cut into chunks
-// of every size: quoted cells holding commas, quotes, CR and LF, quotes inside unquoted cells, blank lines, CRLF, a
-// last row without a line end. CsvScanner, the explorer's reader, must count the same rows.
+// Row starts against files built row by row (testing/random-csv.ts: each row's offset known as it is appended), cut
+// into chunks of every size: quoted cells holding commas, quotes, CR and LF, quotes inside unquoted cells, blank lines,
+// CRLF, a last row without a line end. CsvScanner, the explorer's reader, must count the same rows.
 import { describe, expect, it } from "vitest";
-import { type CsvCellSink, CsvScanner } from "../explore/index.js";
-import { seededRandom } from "../testing/index.js";
+import { randomCsv, seededRandom } from "../testing/index.js";
+import { type CsvCellSink, CsvScanner } from "./csv-scanner.js";
 import { ROW_STRIDE, type RowGrammar, RowStarts } from "./row-starts.js";
 
 const encoder = new TextEncoder();
-
-/** A random cell written as RFC 4180 wants it: quoted when it holds a comma, quote, CR or LF, or starts with a quote. */
-function cell(random: () => number): string {
-  const alphabet = ["a", "7", ",", '"', "\n", "\r", " ", "é"];
-  const length = Math.floor(random() * 6);
-  let text = "";
-  for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
-  if (random() < 0.15) return `ab"c${text.replace(/[,\n\r"]/g, "")}`; // a quote inside an unquoted cell: text
-  return /[,"\n\r]/.test(text) || text === "" ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** A CSV of `rows` rows with blank lines between some, and where each row starts. */
-function csvFile(rows: number, seed: number): { bytes: Uint8Array; starts: number[] } {
-  const random = seededRandom(seed);
-  const parts: Uint8Array[] = [];
-  const starts: number[] = [];
-  let length = 0;
-  const add = (text: string) => {
-    const bytes = encoder.encode(text);
-    parts.push(bytes);
-    length += bytes.length;
-  };
-  for (let r = 0; r < rows; r++) {
-    if (random() < 0.1) add(random() < 0.5 ? "\n" : "\r\n");
-    starts.push(length);
-    const cells = Array.from({ length: 1 + Math.floor(random() * 4) }, () => cell(random));
-    add(cells.join(","));
-    if (r < rows - 1 || random() < 0.5) add(random() < 0.5 ? "\n" : "\r\n");
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return { bytes, starts };
-}
 
 function table(bytes: Uint8Array, grammar: RowGrammar, chunkSizes: () => number) {
   const starts = new RowStarts(grammar);
@@ -60,7 +23,7 @@ const everyStride = (starts: number[]) => starts.filter((_, i) => i % ROW_STRIDE
 describe("RowStarts", () => {
   it("finds every row of a CSV, whatever the chunks, as CsvScanner counts them", () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const { bytes, starts } = csvFile(300, seed);
+      const { bytes, starts } = randomCsv(300, seed);
       const random = seededRandom(seed * 7);
       for (const sizes of [() => 1, () => 1 + Math.floor(random() * 9), () => 4096]) {
         const found = table(bytes, "csv", sizes);
