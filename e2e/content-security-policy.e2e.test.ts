@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
 import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../packages/core/src/testing/index.js";
 import { launchBrowser } from "./browser.js";
+import { recordViolations, violations } from "./ui-helpers.js";
 
 /** Twenty short TCP sessions: enough for an images job's previews. */
 function capture(): Buffer {
@@ -61,12 +62,7 @@ describe("Content-Security-Policy", () => {
     context = await browser.newContext();
     const [name, ...value] = cookie.split("=");
     await context.addCookies([{ name, value: value.join("="), url: app.url }]);
-    // Runs before the page's own scripts, outside the policy: records every violation the page reports.
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { violations: string[] }).violations = seen;
-      document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    await recordViolations(context);
   });
   afterAll(async () => {
     await browser?.close();
@@ -92,7 +88,7 @@ describe("Content-Security-Policy", () => {
       await page.goto(`${app.url}${screen}`);
       await page.getByRole("heading", { level: 1 }).first().waitFor();
       await page.waitForLoadState("networkidle");
-      expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), screen).toEqual([]);
+      expect(await violations(page), screen).toEqual([]);
     }
     // The last screen, the images job's details: its gallery's thumbnails come from the server and are drawn.
     const previews = page.locator('img[src*="/outputs/images.zip/images/"]');
@@ -113,7 +109,7 @@ describe("Content-Security-Policy", () => {
     expect(rows.map((row) => [row.top - top, row.height])).toEqual(Array.from({ length: 16 }, (_, i) => [20 * i, 20]));
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

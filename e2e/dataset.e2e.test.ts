@@ -1,12 +1,12 @@
 // A dataset job in real Chromium against `tracemill serve`: two captures and an attack capture uploaded in the wizard,
 // a schedule pasted as YAML and edited, the split and audit steps, then the dataset page: the card, its charts, the audit table
 // and the split files. Screenshots of each step and of the page go to e2e/artifacts/.
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
+import type { ServedApp } from "../apps/cli/test/run-cli.js";
 import { capturedPacket, ethernet, ipv4, pcapFile, tcp } from "../packages/core/src/testing/index.js";
-import { launchBrowser, screenshot } from "./browser.js";
-import { card, finished, preferCards, register, signIn } from "./ui-helpers.js";
+import { screenshot } from "./browser.js";
+import { card, closeApp, finished, openApp, violations } from "./ui-helpers.js";
 
 const user = { userName: "dana", email: "dana@example.org", password: "dana-password" };
 /** 2017-07-04 12:00 UTC. */
@@ -42,30 +42,14 @@ const captures = {
 describe("dataset wizard and page", () => {
   let app: ServedApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const shot = (name: string) => screenshot(page, name);
 
   beforeAll(async () => {
-    app = await serve();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-    await preferCards(context);
-    // Records every violation of the Content-Security-Policy the pages report (as content-security-policy.e2e.test.ts).
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { violations: string[] }).violations = seen;
-      document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
-    page = await context.newPage();
-    await register(page, app.url, user);
-    await signIn(page, user);
-    await page.waitForURL((url) => !url.pathname.endsWith("/ui/login"));
+    // Every violation of the Content-Security-Policy the pages report is recorded (as content-security-policy.e2e.test.ts).
+    ({ app, browser, page } = await openApp({ cards: true, recordViolations: true, user }));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeApp(app, browser));
 
   const choose = async (label: string, file: { name: string }) => {
     await page.getByLabel(`${label}: choose a file`).setInputFiles(file as Parameters<Page["setInputFiles"]>[1]);
@@ -136,7 +120,7 @@ describe("dataset wizard and page", () => {
     );
     expect(await splits.getByRole("link", { name: /train\.unflagged\.parquet$/ }).count()).toBe(1);
     await shot("details-dataset");
-    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
     await audit.scrollIntoViewIfNeeded();
     await screenshot(page, "details-dataset-audit", false);
   });

@@ -3,60 +3,12 @@
 import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, type ServedApp, serve } from "../apps/cli/test/run-cli.js";
-import { fixturePath } from "../test/helpers/fixtures.js";
-import { launchBrowser, screenshot } from "./browser.js";
+import { repoRoot, type ServedApp } from "../apps/cli/test/run-cli.js";
+import { screenshot } from "./browser.js";
+import { call, closeApp, ended, type Json, openApp, openWindow, runJob, uploadFixture } from "./ui-helpers.js";
 
 const alice = { userName: "alice", email: "alice@example.org", password: "alice-password" };
 const bob = { userName: "bob", email: "bob@example.org", password: "bob-password-1" };
-
-// biome-ignore lint/suspicious/noExplicitAny: the tests read JSON answers loosely
-type Json = any;
-
-/** A call to the API from the page, with its session cookie. */
-async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        headers: body === undefined ? {} : { "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
-    { method, url, body },
-  );
-}
-
-async function upload(page: Page, name: string): Promise<string> {
-  const bytes = [...fs.readFileSync(fixturePath(name))];
-  const id = await page.evaluate(
-    async ({ name, bytes }) => {
-      const form = new FormData();
-      form.append("file", new Blob([new Uint8Array(bytes)]), name);
-      return (await (await fetch("/api/files", { method: "POST", body: form })).json()).id as string;
-    },
-    { name, bytes },
-  );
-  expect(id).toBeTypeOf("string");
-  return id;
-}
-
-async function ended(page: Page, id: string): Promise<Json> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    const { body } = await call(page, "GET", `/api/jobs/${id}`);
-    if (["succeeded", "failed", "cancelled"].includes(body.status)) return body;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`job ${id} did not end`);
-}
-
-async function run(page: Page, request: Record<string, unknown>): Promise<Json> {
-  const created = await call(page, "POST", "/api/jobs", { description: "", ...request });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return ended(page, created.body.id);
-}
 
 /** Registers and signs in from a page of the server's origin (a small JSON answer, not the web app). */
 async function signUp(page: Page, base: string, user: { userName: string; email: string; password: string }) {
@@ -80,17 +32,18 @@ describe("lineage in the browser", () => {
   const job: Record<"sanitize" | "merge" | "label" | "failed", Json> = {} as never;
 
   beforeAll(async () => {
-    app = await serve(["--workers", "2"]);
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    bobPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const viewport = { width: 1280, height: 900 };
+    ({ app, browser, page } = await openApp({ serveArgs: ["--workers", "2"], viewport }));
+    bobPage = await openWindow(browser, app.url, { viewport });
     page.on("console", (message) => {
       if (message.text().includes("Content Security Policy")) refused.push(message.text());
     });
     // The accounts' forms have their own tests (web-app.e2e.test.ts): here both sign up through the API, at once.
     await Promise.all([signUp(page, app.url, alice), signUp(bobPage, app.url, bob)]);
-    const attack = await upload(page, "log4shell-exploit.pcap");
-    const web = await upload(page, "wikipedia-browse.pcap");
+    const attack = await uploadFixture(page, "log4shell-exploit.pcap");
+    const web = await uploadFixture(page, "wikipedia-browse.pcap");
+    expect(attack).toBeTypeOf("string");
+    expect(web).toBeTypeOf("string");
     // CIC's exact rows cannot be written as Parquet: the job is taken, then fails with the engine's reason.
     const failing = await call(page, "POST", "/api/jobs", {
       title: "Parquet CIC rows",
@@ -99,19 +52,19 @@ describe("lineage in the browser", () => {
       inputs: { capture: { fileId: web } },
     });
     expect(failing.status).toBe(201);
-    job.sanitize = await run(page, {
+    job.sanitize = await runJob(page, {
       title: "Log4Shell sanitized",
       capability: "sanitize",
       inputs: { capture: { fileId: attack } },
     });
-    job.merge = await run(page, {
+    job.merge = await runJob(page, {
       title: "Wikipedia with Log4Shell",
       capability: "merge",
       public: true,
       params: { at: 1 },
       inputs: { background: { fileId: web }, attacks: { jobId: job.sanitize.id, output: "attacks.pcap" } },
     });
-    job.label = await run(page, {
+    job.label = await runJob(page, {
       title: "Labels of the mix",
       capability: "label",
       public: true,
@@ -122,10 +75,7 @@ describe("lineage in the browser", () => {
     for (const name of ["sanitize", "merge", "label"] as const) expect(job[name].status, name).toBe("succeeded");
     expect(job.failed.status).toBe("failed");
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeApp(app, browser));
 
   it("draws the chain on details; a box and an input's link open the jobs they name", async () => {
     await page.goto(details(app, job.label.id));

@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
-import { launchBrowser, screenshot } from "./browser.js";
-import { register, signIn } from "./ui-helpers.js";
+import type { ServedApp } from "../apps/cli/test/run-cli.js";
+import { screenshot } from "./browser.js";
+import { closeApp, openApp } from "./ui-helpers.js";
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../apps/web/dist");
 
@@ -33,17 +33,9 @@ describe("web polish", () => {
   const user = { userName: "polish", email: "polish@example.org", password: "polish-password" };
 
   beforeAll(async () => {
-    app = await serve();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await register(page, app.url, user);
-    await signIn(page, user);
-    await page.waitForURL(`${app.url}/ui/dataSets`);
+    ({ app, browser, page } = await openApp({ viewport: { width: 1280, height: 800 }, user }));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeApp(app, browser));
 
   it("sends the built bundle's script brotli-compressed and immutable, index.html revalidated", async () => {
     const index = await rawGet(`${app.url}/`, { "Accept-Encoding": "br, gzip" });

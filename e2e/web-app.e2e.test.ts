@@ -2,13 +2,13 @@
 // live progress, downloads, sharing, a second user's read-only view, sign-out; a screenshot of every screen.
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedApp, serve } from "../apps/cli/test/run-cli.js";
+import type { ServedApp } from "../apps/cli/test/run-cli.js";
 import { fixturePath as fixture } from "../test/helpers/fixtures.js";
-import { launchBrowser, screenshot } from "./browser.js";
+import { screenshot } from "./browser.js";
 import { jobs } from "./capability-jobs.js";
-import { card, createJob, finished, preferCards, register, signIn, upload } from "./ui-helpers.js";
+import { card, closeApp, createJob, finished, openApp, openWindow, register, signIn, upload } from "./ui-helpers.js";
 
 const alice = { userName: "alice", email: "alice@example.org", password: "alice-password" };
 const bob = { userName: "bob", email: "bob@example.org", password: "bob-password-1" };
@@ -16,21 +16,13 @@ const bob = { userName: "bob", email: "bob@example.org", password: "bob-password
 describe("web app", () => {
   let app: ServedApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const shot = (name: string) => screenshot(page, name);
 
   beforeAll(async () => {
-    app = await serve();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
-    await preferCards(context);
-    page = await context.newPage();
+    ({ app, browser, page } = await openApp({ acceptDownloads: true, cards: true }));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeApp(app, browser));
 
   it("shows the public screens and guards the others", async () => {
     await page.goto(`${app.url}/`);
@@ -257,12 +249,7 @@ describe("web app", () => {
     await page.waitForURL(`${app.url}/ui/dataSets`);
     await card(page, shared).getByText("public").waitFor();
 
-    const other = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-    await preferCards(other);
-    const bobPage = await other.newPage();
-    await register(bobPage, app.url, bob);
-    await signIn(bobPage, bob);
-    await bobPage.waitForURL(`${app.url}/ui/dataSets`);
+    const bobPage = await openWindow(browser, app.url, { cards: true, user: bob });
     await bobPage.getByRole("link", { name: "Shared Jobs" }).click();
     const seen = bobPage.locator("article.job-card", { hasText: shared });
     await seen.waitFor();
@@ -284,7 +271,7 @@ describe("web app", () => {
     }, id);
     expect(attempt[0]).toBeGreaterThanOrEqual(400);
     expect(attempt[1]).toBeGreaterThanOrEqual(400);
-    await other.close();
+    await bobPage.context().close();
   });
 
   it("deletes a job after confirmation, shows the resources in both themes, and signs out", async () => {

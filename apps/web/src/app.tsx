@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { Capability } from "@tracemill/contracts";
-import { lazy, type ReactNode, Suspense, useState } from "react";
+import { type ReactNode, Suspense, useState } from "react";
 import { Route, Routes } from "react-router";
 import { AuthProvider, type FirstSession } from "./auth/auth-context.js";
 import { RequireAuth } from "./auth/require-auth.js";
@@ -11,26 +11,21 @@ import { FlashNotice } from "./layout/flash-notice.js";
 import { PartnerLogos } from "./layout/partner-logos.js";
 import { SideMenu } from "./layout/side-menu.js";
 import { TopBar } from "./layout/top-bar.js";
+import {
+  AboutPage,
+  CapabilitiesPage,
+  CreateJobRoute,
+  FeatureSetPage,
+  FileFormatsPage,
+  JobDetailsPage,
+  ProfilePage,
+  UpdateJobPage,
+  UsagePage,
+} from "./lazy-screens.js";
 import { capabilityRoutes } from "./pages/capability-routes.js";
 import { HomePage } from "./pages/home-page.js";
 import { LoginPage } from "./pages/login-page.js";
 import { RegisterPage } from "./pages/register-page.js";
-
-// The lists, sign-in and home come with the first script; every other screen is a chunk of its own fetched when first
-// opened, so the first page a visitor sees parses and runs no wizard, explorer or chart code.
-const JobDetailsPage = lazy(() => import("./jobs/job-details-page.js").then((m) => ({ default: m.JobDetailsPage })));
-const CreateJobRoute = lazy(() => import("./jobs/run-again.js").then((m) => ({ default: m.CreateJobRoute })));
-const UpdateJobPage = lazy(() => import("./jobs/update-job-page.js").then((m) => ({ default: m.UpdateJobPage })));
-const ProfilePage = lazy(() => import("./pages/profile-page.js").then((m) => ({ default: m.ProfilePage })));
-const FeatureSetPage = lazy(() => import("./pages/feature-set-page.js").then((m) => ({ default: m.FeatureSetPage })));
-const FileFormatsPage = lazy(() =>
-  import("./pages/file-formats-page.js").then((m) => ({ default: m.FileFormatsPage })),
-);
-const CapabilitiesPage = lazy(() =>
-  import("./pages/capabilities-page.js").then((m) => ({ default: m.CapabilitiesPage })),
-);
-const UsagePage = lazy(() => import("./pages/usage-page.js").then((m) => ({ default: m.UsagePage })));
-const AboutPage = lazy(() => import("./pages/about-page.js").then((m) => ({ default: m.AboutPage })));
 
 /** A fresh client with the app's defaults. */
 export const newQueryClient = () =>

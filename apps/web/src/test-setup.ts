@@ -1,7 +1,7 @@
 // Test set-up for component tests: DOM matchers, a clean DOM between tests, room for a loaded shared machine, and the
 // one browser API the app uses that jsdom lacks.
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
 // Every browser's Blob has stream() (the wizard hashes picked files through it); jsdom's has not. This one reads 1 MiB
@@ -29,5 +29,7 @@ if (typeof Blob.prototype.stream !== "function") {
 
 // Typing through user-event takes a timer tick per key; on a busy 2-core machine a form test can pass 5 s.
 vi.setConfig({ testTimeout: 30_000 });
+// The same machine runs two test files at once: a first findBy… of a file can outlast Testing Library's 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => cleanup());

@@ -1,10 +1,25 @@
-// Test helpers: a fake server answering fetch by method and path, and the whole app rendered at a route.
+// Test helpers: a fake server answering fetch by method and path (alone, or set up as a job's details page or a job
+// wizard asks it), the whole app rendered at a route, and the server's answers the tests build on.
 
-import { render } from "@testing-library/react";
-import type { ColumnSummary, Job, JobPage, UploadedFile } from "@tracemill/contracts";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type {
+  ColumnSummary,
+  FeatureSetInfo,
+  Job,
+  JobPage,
+  SessionKeyView,
+  TableColumns,
+  UploadedFile,
+} from "@tracemill/contracts";
 import { MemoryRouter, useLocation } from "react-router";
-import { vi } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
+import { api } from "./api/client.js";
 import { App } from "./app.js";
+import { loadAllScreens } from "./lazy-screens.js";
+
+// The app loads its screens on first use; here they load once per test file, before any test's time limit runs.
+await loadAllScreens();
 
 export type Handler = (body: unknown, url: string) => { status?: number; body?: unknown; text?: string } | undefined;
 
@@ -31,6 +46,75 @@ export function fakeServer(routes: Record<string, Handler>) {
 }
 
 export const alice = { userName: "alice", email: "alice@example.org" };
+
+/** The query of an address the app asked (a path, relative to the page). */
+export const searchOf = (url: string) => new URL(url, "http://localhost").searchParams;
+
+/** The server behind `job`'s details page, alice signed in: the job, and `routes` for what the page asks next. */
+export function detailsServer(job: Job, routes: Record<string, Handler> = {}) {
+  return fakeServer({
+    "GET /api/auth/session": () => ({ body: alice }),
+    [`GET /api/jobs/${job.id}`]: () => ({ body: job }),
+    ...routes,
+  });
+}
+
+/** One feature set, as most wizard tests need. */
+const tracemillSet: FeatureSetInfo = {
+  name: "tracemill",
+  description: "Tracemill's features",
+  columns: [],
+  defaults: {},
+};
+
+/**
+ * The server behind a job wizard, alice signed in: her earlier jobs (`jobs`, none by default) whose outputs can be
+ * chosen, the feature sets, a look-up by digest holding none of the files, and a create answering 201 with `createdId`.
+ * `routes` add to these or replace them.
+ */
+export function wizardServer(
+  options: { jobs?: Job[]; featureSets?: FeatureSetInfo[]; createdId?: string; routes?: Record<string, Handler> } = {},
+) {
+  return fakeServer({
+    "GET /api/auth/session": () => ({ body: alice }),
+    "GET /api/jobs": (_, url) => ({ body: jobPage(options.jobs ?? [], url) }),
+    "GET /api/feature-sets": () => ({ body: options.featureSets ?? [tracemillSet] }),
+    "POST /api/files/lookup": noneStored,
+    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: options.createdId ?? "job-1" } }),
+    ...options.routes,
+  });
+}
+
+/** The body of the first job the wizard created (POST /api/jobs), if any. */
+export const createdJob = (calls: ReturnType<typeof fakeServer>) =>
+  calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body;
+
+/** Uploads answer file-1, file-2, … in order, each reported half then wholly sent. Restore with vi.restoreAllMocks. */
+export function mockUploads() {
+  let uploads = 0;
+  return vi.spyOn(api, "upload").mockImplementation(async (file, onProgress) => {
+    onProgress(0.5);
+    onProgress(1);
+    return uploadedAs(file, `file-${++uploads}`);
+  });
+}
+
+/** For each test of the calling file: uploads mocked as mockUploads does, then every mock and stubbed global undone. */
+export function mockUploadsEachTest() {
+  beforeEach(() => {
+    mockUploads();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+}
+
+/** Picks a file of these bytes in the wizard's field `label`, and waits for the one place that names it. */
+export async function choose(label: string, name: string, content: Uint8Array) {
+  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([content as BlobPart], name));
+  await screen.findByText(new RegExp(name.replace(".", "\\.")));
+}
 
 /** The current location, rendered so tests can read where the app navigated. */
 function LocationProbe() {
@@ -77,7 +161,7 @@ export function makeJob(overrides: Partial<Job>): Job {
 
 /** A job list as the server answers it: these jobs as one whole page (the offset and limit the request gave). */
 export function jobPage(jobs: Job[], url = "", total = jobs.length): JobPage {
-  const query = new URL(url, "http://localhost").searchParams;
+  const query = searchOf(url);
   const offset = Number(query.get("offset") ?? 0);
   const limit = Number(query.get("limit") ?? 50);
   return { jobs, total, offset, limit, nextOffset: offset + jobs.length < total ? offset + jobs.length : null };
@@ -131,5 +215,22 @@ export function columnAnswer(overrides: Partial<ColumnSummary>): ColumnSummary {
     otherValues: 0,
     split: null,
     ...overrides,
+  };
+}
+
+/** A table's columns as the explorer's server answers them (GET …/columns), with the given fields changed. */
+export function columnsAnswer(overrides: Partial<TableColumns>): TableColumns {
+  return { output: "features.csv", format: "csv", rows: 0, columns: [], splitBy: [], problems: [], ...overrides };
+}
+
+/** The session of row `n` as the server names one: UDP 10.0.0.n:(1000 + n) → 192.0.2.1:53, begun at 1 700 000 000 + n s. */
+export function udpSession(n: number): SessionKeyView {
+  return {
+    protocol: 17,
+    start: String(1_700_000_000 + n),
+    srcIP: `10.0.0.${n}`,
+    srcPort: 1000 + n,
+    dstIP: "192.0.2.1",
+    dstPort: 53,
   };
 }

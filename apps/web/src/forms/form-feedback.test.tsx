@@ -3,8 +3,17 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, makeJob, noneStored, renderApp, uploadedAs } from "../test-utils.js";
+import {
+  alice,
+  choose,
+  fakeServer,
+  jobPage,
+  makeJob,
+  mockUploads,
+  pcapBytes,
+  renderApp,
+  wizardServer,
+} from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -12,9 +21,6 @@ afterEach(() => {
 });
 
 const signedOut = { "GET /api/auth/session": () => ({ body: {} }) };
-const pcapHeader = new Uint8Array([
-  0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
-]);
 
 /** The success notice at the top of the screen (the app's only status banner), or null. */
 const notice = () => screen.queryAllByRole("status").find((el) => el.classList.contains("banner")) ?? null;
@@ -115,27 +121,8 @@ describe("Edit", () => {
 });
 
 describe("job wizard", () => {
-  const server = () =>
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-      "GET /api/feature-sets": () => ({
-        body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
-      }),
-      "POST /api/files/lookup": noneStored,
-      "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
-    });
-  const mockUpload = () => {
-    let n = 0;
-    vi.spyOn(api, "upload").mockImplementation(async (file) => uploadedAs(file, `file-${++n}`));
-  };
-  const choose = async (label: string, name: string) => {
-    await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([pcapHeader], name));
-    await screen.findByText(new RegExp(name.replace(".", "\\.")));
-  };
-
   it("Feature Extraction: the title's message goes as soon as a title is typed, without a new Next", async () => {
-    server();
+    wizardServer();
     renderApp("/ui/extract");
     await userEvent.click(await screen.findByRole("button", { name: "Next" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Title is required");
@@ -150,15 +137,15 @@ describe("job wizard", () => {
   });
 
   it("Aggregation step 2: choosing the attack capture clears its message; creating says so on My Jobs", async () => {
-    mockUpload();
-    server();
+    mockUploads();
+    wizardServer();
     renderApp("/ui/merge");
     await userEvent.type(await screen.findByLabelText("Title"), "Mix");
-    await choose("Background capture (attack-free)", "background.pcap");
+    await choose("Background capture (attack-free)", "background.pcap", pcapBytes());
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Choose the attack capture");
-    await choose("Attack capture", "attack.pcap");
+    await choose("Attack capture", "attack.pcap", pcapBytes());
     expect(screen.queryByRole("alert")).toBeNull();
     fireEvent.change(screen.getByLabelText(/Insertion point/), { target: { value: "1" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));

@@ -1,48 +1,25 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, makeJob, noneStored, pcapBytes, renderApp, uploadedAs } from "../test-utils.js";
+import { choose, createdJob, makeJob, mockUploadsEachTest, pcapBytes, renderApp, wizardServer } from "../test-utils.js";
 
 const pcapHeader = pcapBytes();
 const u2Header = new Uint8Array([0, 0, 0, 104, 0, 0, 0, 60, 0, 0, 0, 0, 0, 0, 0, 0]);
-let uploads = 0;
 
-beforeEach(() => {
-  uploads = 0;
-  vi.spyOn(api, "upload").mockImplementation(async (file, onProgress) => {
-    onProgress(0.5);
-    onProgress(1);
-    uploads++;
-    return uploadedAs(file, `file-${uploads}`);
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+mockUploadsEachTest();
 
 function server() {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-    "GET /api/rulesets": () => ({
-      body: [
-        { id: "default", name: "Installed rules" },
-        { id: "et-open", name: "ET Open" },
-      ],
-    }),
-    "GET /api/feature-sets": () => ({
-      body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
-    }),
-    "POST /api/files/lookup": noneStored,
-    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
+  return wizardServer({
+    routes: {
+      "GET /api/rulesets": () => ({
+        body: [
+          { id: "default", name: "Installed rules" },
+          { id: "et-open", name: "ET Open" },
+        ],
+      }),
+    },
   });
-}
-
-async function choose(label: string, name: string, content: Uint8Array) {
-  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([content as BlobPart], name));
-  await screen.findByText(new RegExp(name.replace(".", "\\.")));
 }
 
 async function stepOne(title: string, mainLabel: string) {
@@ -51,9 +28,6 @@ async function stepOne(title: string, mainLabel: string) {
   await choose(mainLabel, "background.pcap", pcapHeader);
   await userEvent.click(screen.getByRole("button", { name: "Next" }));
 }
-
-const created = (calls: ReturnType<typeof server>) =>
-  calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body;
 
 describe("job creation", () => {
   it("asks for the title and the file before Next, and refuses a file that is not a capture", async () => {
@@ -87,7 +61,7 @@ describe("job creation", () => {
     fireEvent.change(screen.getByLabelText("Idle timeout (s)"), { target: { value: "60" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
-    expect(created(calls)).toEqual({
+    expect(createdJob(calls)).toEqual({
       title: "Features",
       description: "for a test",
       public: false,
@@ -115,8 +89,8 @@ describe("job creation", () => {
     await userEvent.click(screen.getByRole("button", { name: "Remove wednesday.pcap" }));
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toBeDefined());
-    expect((created(calls) as { inputs: unknown }).inputs).toEqual({
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect((createdJob(calls) as { inputs: unknown }).inputs).toEqual({
       capture: [{ fileId: "file-1" }, { fileId: "file-2" }, { fileId: "file-3" }],
     });
     // The capture taken out again was never sent.
@@ -149,8 +123,8 @@ describe("job creation", () => {
     expect(parquet).toBeChecked();
     expect(csv).not.toBeChecked();
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toBeDefined());
-    expect(created(calls)).toMatchObject({ capability: "extract", params: { format: "parquet", length: "ip" } });
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect(createdJob(calls)).toMatchObject({ capability: "extract", params: { format: "parquet", length: "ip" } });
   });
 
   it("aggregation asks for the attack capture and the insertion point on step 2", async () => {
@@ -163,8 +137,8 @@ describe("job creation", () => {
     await choose("Attack capture", "attack.pcap", pcapBytes(2));
     fireEvent.change(screen.getByLabelText(/Insertion point/), { target: { value: "2.5" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toBeDefined());
-    expect(created(calls)).toMatchObject({
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect(createdJob(calls)).toMatchObject({
       public: true,
       capability: "merge",
       params: { at: 2.5, sequential: false },
@@ -182,8 +156,8 @@ describe("job creation", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("Choose the alert file");
     await choose("Alerts (unified2 or EVE file)", "snort.u2", u2Header);
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toBeDefined());
-    expect(created(calls)).toMatchObject({
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect(createdJob(calls)).toMatchObject({
       capability: "label",
       params: { mode: "multiclass" },
       inputs: { capture: { fileId: "file-1" }, alerts: { fileId: "file-2" } },
@@ -191,28 +165,22 @@ describe("job creation", () => {
   });
 
   it("binary labelling of an aggregation job's output leaves the attack capture optional", async () => {
-    const calls = fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": (_, url) => ({
-        body: jobPage(
-          [
-            makeJob({
-              id: "m1",
-              title: "Mix",
-              capability: "merge",
-              outputs: [{ name: "merged.pcap", kind: "merged", size: 9 }],
-            }),
-            makeJob({
-              id: "s1",
-              title: "Clean",
-              capability: "sanitize",
-              outputs: [{ name: "clean.pcap", kind: "capture", size: 5 }],
-            }),
-          ],
-          url,
-        ),
-      }),
-      "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-3" } }),
+    const calls = wizardServer({
+      jobs: [
+        makeJob({
+          id: "m1",
+          title: "Mix",
+          capability: "merge",
+          outputs: [{ name: "merged.pcap", kind: "merged", size: 9 }],
+        }),
+        makeJob({
+          id: "s1",
+          title: "Clean",
+          capability: "sanitize",
+          outputs: [{ name: "clean.pcap", kind: "capture", size: 5 }],
+        }),
+      ],
+      createdId: "job-3",
     });
     async function pickCapture(title: string, option: string) {
       await userEvent.type(await screen.findByLabelText("Title"), title);
@@ -231,13 +199,13 @@ describe("job creation", () => {
     await pickCapture("Mixed labels", "Mix / merged.pcap");
     expect(screen.getByText(/^Optional: this capture is an aggregation job's output/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toBeDefined());
-    expect(created(calls)).toMatchObject({
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect(createdJob(calls)).toMatchObject({
       capability: "label",
       params: { mode: "binary" },
       inputs: { capture: { jobId: "m1", output: "merged.pcap" } },
     });
-    expect((created(calls) as { inputs: object }).inputs).not.toHaveProperty("attacks");
+    expect((createdJob(calls) as { inputs: object }).inputs).not.toHaveProperty("attacks");
   });
 
   it("images ask for the sessions per image; sanitization offers the server's rulesets", async () => {
@@ -250,7 +218,7 @@ describe("job creation", () => {
     expect(screen.getByRole("alert")).toHaveTextContent("Set the number of sessions per image");
     fireEvent.change(screen.getByLabelText("Sessions (flows) per image"), { target: { value: "8" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(created(calls)).toMatchObject({ params: { flowsPerImage: 8 } }));
+    await waitFor(() => expect(createdJob(calls)).toMatchObject({ params: { flowsPerImage: 8 } }));
     view.unmount();
 
     const calls2 = server();
@@ -259,7 +227,10 @@ describe("job creation", () => {
     await userEvent.selectOptions(await screen.findByLabelText("Ruleset"), "et-open");
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() =>
-      expect(created(calls2)).toMatchObject({ capability: "sanitize", params: { ruleset: "et-open", minSeverity: 3 } }),
+      expect(createdJob(calls2)).toMatchObject({
+        capability: "sanitize",
+        params: { ruleset: "et-open", minSeverity: 3 },
+      }),
     );
   });
 
@@ -275,34 +246,30 @@ describe("job creation", () => {
     fireEvent.change(threshold, { target: { value: "1" } });
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     // The API parameter keeps its name and meaning: alerts of priority ≤ minSeverity count.
-    await waitFor(() => expect(created(calls)).toMatchObject({ capability: "sanitize", params: { minSeverity: 1 } }));
+    await waitFor(() =>
+      expect(createdJob(calls)).toMatchObject({ capability: "sanitize", params: { minSeverity: 1 } }),
+    );
   });
 
   it("uses an earlier job's output instead of an upload", async () => {
-    const calls = fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": (_, url) => ({
-        body: jobPage(
-          [
-            makeJob({
-              id: "m1",
-              title: "Mix",
-              outputs: [
-                { name: "merged.pcap", kind: "merged", size: 10 },
-                { name: "merged.summary.json", kind: "summary", size: 1 },
-              ],
-            }),
-            makeJob({
-              id: "f1",
-              title: "Broken",
-              status: "failed",
-              outputs: [{ name: "x.pcap", kind: "capture", size: 1 }],
-            }),
+    const calls = wizardServer({
+      jobs: [
+        makeJob({
+          id: "m1",
+          title: "Mix",
+          outputs: [
+            { name: "merged.pcap", kind: "merged", size: 10 },
+            { name: "merged.summary.json", kind: "summary", size: 1 },
           ],
-          url,
-        ),
-      }),
-      "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-2" } }),
+        }),
+        makeJob({
+          id: "f1",
+          title: "Broken",
+          status: "failed",
+          outputs: [{ name: "x.pcap", kind: "capture", size: 1 }],
+        }),
+      ],
+      createdId: "job-2",
     });
     renderApp("/ui/extract");
     await userEvent.type(await screen.findByLabelText("Title"), "From the mix");
@@ -313,7 +280,7 @@ describe("job creation", () => {
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() =>
-      expect(created(calls)).toMatchObject({ inputs: { capture: { jobId: "m1", output: "merged.pcap" } } }),
+      expect(createdJob(calls)).toMatchObject({ inputs: { capture: { jobId: "m1", output: "merged.pcap" } } }),
     );
     expect(api.upload).not.toHaveBeenCalled();
   });

@@ -2,17 +2,13 @@
 // timeouts filled in when it is chosen alone.
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api } from "../api/client.js";
-import { alice, fakeServer, jobPage, noneStored, renderApp, uploadedAs } from "../test-utils.js";
+import type { FeatureSetInfo } from "@tracemill/contracts";
+import { describe, expect, it } from "vitest";
+import { choose, mockUploadsEachTest, pcapBytes, renderApp, wizardServer } from "../test-utils.js";
 
-const pcapHeader = new Uint8Array([
-  0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 1, 0, 0, 0,
-]);
-
-const column = (name: string) => ({ name, type: "real" });
+const column = (name: string) => ({ name, type: "real" as const });
 /** The server's answer: a set without timeouts of its own, one with both (as cic), one with only an idle timeout. */
-const featureSets = [
+const featureSets: FeatureSetInfo[] = [
   {
     name: "tracemill",
     description: "Counts, lengths, gaps and flags per direction",
@@ -33,30 +29,15 @@ const featureSets = [
   },
 ];
 
-beforeEach(() => {
-  vi.spyOn(api, "upload").mockImplementation(async (file) => uploadedAs(file, "file-1"));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+mockUploadsEachTest();
 
-function server() {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-    "GET /api/feature-sets": () => ({ body: featureSets }),
-    "POST /api/files/lookup": noneStored,
-    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
-  });
-}
+const server = () => wizardServer({ featureSets });
 
 /** Step 1 filled in, then Next: the page with the feature sets and the session options. */
 async function openSessionStep(route: string, mainLabel: string) {
   renderApp(route);
   await userEvent.type(await screen.findByLabelText("Title"), "Sets");
-  await userEvent.upload(screen.getByLabelText(`${mainLabel}: choose a file`), new File([pcapHeader], "c.pcap"));
-  await screen.findByText(/c\.pcap/);
+  await choose(mainLabel, "c.pcap", pcapBytes());
   await userEvent.click(screen.getByRole("button", { name: "Next" }));
   return screen.findByRole("group", { name: "Feature sets" });
 }

@@ -9,11 +9,9 @@ import { DamageNotice } from "./damage-notice.js";
 import { formatBytes } from "./file-picker.js";
 import { type JobActionHandlers, JobActions } from "./job-actions.js";
 import { OutcomeIcon, outcomeLabel, outcomeOf, ResultWarnings } from "./job-outcome.js";
-import { useJobEvents } from "./use-job-events.js";
 
 /** `actions`: the owner's (My Jobs); without them the card is read-only (Shared Jobs). */
 export function JobCard({ job, actions }: { job: Job; actions?: JobActionHandlers }) {
-  useJobEvents(job);
   const live = job.progress;
   const active = job.status === "running" || job.status === "queued";
   return (

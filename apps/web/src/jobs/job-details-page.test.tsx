@@ -1,7 +1,7 @@
 // Job details: parameters, inputs, timings, summary, charts and CSV preview; a failed job's error.
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, columnAnswer, fakeServer, makeJob, renderApp } from "../test-utils.js";
+import { columnAnswer, columnsAnswer, detailsServer, makeJob, renderApp } from "../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -16,9 +16,8 @@ const csv = [
 /** The explorer's answers for the CSV above: its columns, and the charted ones counted by hand. */
 const csvColumns = {
   "GET /api/jobs/j1/outputs/labelled.csv/columns": () => ({
-    body: {
+    body: columnsAnswer({
       output: "labelled.csv",
-      format: "csv",
       rows: 4,
       columns: [
         { name: "protocol", type: "numeric" },
@@ -29,8 +28,7 @@ const csvColumns = {
         { name: "label", type: "numeric" },
       ],
       splitBy: ["label"],
-      problems: [],
-    },
+    }),
   }),
   "GET /api/jobs/j1/outputs/labelled.csv/columns/protocol": () => ({
     body: columnAnswer({
@@ -100,12 +98,7 @@ describe("Job details", () => {
       ],
       outputs: [{ name: "labelled.csv", kind: "csv", size: csv.length, sha256: "cd".repeat(32) }],
     });
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j1": () => ({ body: job }),
-      "GET /api/jobs/j1/outputs/labelled.csv": () => ({ text: csv }),
-      ...csvColumns,
-    });
+    detailsServer(job, { "GET /api/jobs/j1/outputs/labelled.csv": () => ({ text: csv }), ...csvColumns });
     renderApp("/ui/details?id=j1");
     expect(await screen.findByRole("heading", { level: 1, name: /Labelled set/ })).toBeInTheDocument();
     expect(screen.getByRole("row", { name: "mode binary" })).toBeInTheDocument();
@@ -148,18 +141,14 @@ describe("Job details", () => {
         { name: "summary.json", kind: "summary-json", size: 300 },
       ],
     });
-    const calls = fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j5": () => ({ body: job }),
+    const calls = detailsServer(job, {
       "GET /api/jobs/j5/outputs/features.parquet/columns": () => ({
-        body: {
+        body: columnsAnswer({
           output: "features.parquet",
           format: "parquet",
           rows: 3,
           columns: [{ name: "protocol", type: "numeric" }],
-          splitBy: [],
-          problems: [],
-        },
+        }),
       }),
       "GET /api/jobs/j5/outputs/features.parquet/columns/protocol": () => ({
         body: columnAnswer({
@@ -203,10 +192,7 @@ describe("Job details", () => {
       title: "Cut",
       summary: { complete: false, damage: { offset: 4116, message }, csv: { rows: 7 } },
     });
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j3": () => ({ body: job }),
-    });
+    detailsServer(job);
     renderApp("/ui/details?id=j3");
     expect(await screen.findByText(/Incomplete input/)).toHaveTextContent(
       `Incomplete input: ${message}. The outputs hold what was read before byte 4116.`,
@@ -233,10 +219,7 @@ describe("Job details", () => {
         alerts: { bySignature: signatures },
       },
     });
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j4": () => ({ body: job }),
-    });
+    detailsServer(job);
     renderApp("/ui/details?id=j4");
     await screen.findByRole("heading", { level: 1, name: /Sanitized/ });
     const passes = screen.getByRole("table", { name: "passes" });
@@ -260,12 +243,7 @@ describe("Job details", () => {
   });
 
   it("shows a failed job's error and no charts", async () => {
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j2": () => ({
-        body: makeJob({ id: "j2", title: "Bad", status: "failed", error: "not a capture" }),
-      }),
-    });
+    detailsServer(makeJob({ id: "j2", title: "Bad", status: "failed", error: "not a capture" }));
     renderApp("/ui/details?id=j2");
     expect(await screen.findByRole("alert")).toHaveTextContent("not a capture");
     expect(screen.queryByRole("img", { name: "Sessions per protocol" })).toBeNull();
@@ -284,21 +262,18 @@ describe("Job details", () => {
       progress: { percent: status === "running" ? 42.4 : 100, stage: "reading capture" },
       error,
     });
-    fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs/j3": () => ({
-        body: makeJob({
-          id: "j3",
-          title: "Week",
-          status: "running",
-          parts: [
-            part(0, "monday.pcap", "succeeded", null),
-            part(1, "tuesday.pcap", "running", null),
-            part(2, "wednesday.pcap", "failed", "wednesday.pcap: damaged at byte 24"),
-          ],
-        }),
+    detailsServer(
+      makeJob({
+        id: "j3",
+        title: "Week",
+        status: "running",
+        parts: [
+          part(0, "monday.pcap", "succeeded", null),
+          part(1, "tuesday.pcap", "running", null),
+          part(2, "wednesday.pcap", "failed", "wednesday.pcap: damaged at byte 24"),
+        ],
       }),
-    });
+    );
     renderApp("/ui/details?id=j3");
     expect(await screen.findByRole("heading", { level: 2, name: "Captures" })).toBeInTheDocument();
     expect(screen.getByText(/1 of 3 captures done/)).toBeInTheDocument();

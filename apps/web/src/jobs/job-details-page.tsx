@@ -20,6 +20,7 @@ import { JobInsights } from "./job-insights.js";
 import { OutcomeIcon, outcomeLabel, ResultWarnings } from "./job-outcome.js";
 import { JobPartsTable } from "./job-parts-table.js";
 import { JobLineageSection } from "./lineage-graph.js";
+import { useJobEvents } from "./use-job-events.js";
 
 function seconds(from: string | null, to: string | null): string {
   if (!from || !to) return "—";
@@ -36,6 +37,7 @@ export function JobDetailsPage() {
     refetchInterval: (q) => (q.state.data?.status === "running" || q.state.data?.status === "queued" ? 2000 : false),
   });
   usePageTitle(job.data?.title ?? "Job details");
+  useJobEvents(job.data);
   if (!id) return <p>No job chosen.</p>;
   if (job.error) return <ErrorBanners messages={messagesOf(job.error)} />;
   if (!job.data) return <p aria-busy="true">Loading…</p>;

@@ -7,7 +7,6 @@ import { type JobActionHandlers, JobActions } from "./job-actions.js";
 import { formatCount, formatCreated, formatRuntime, outputSize } from "./job-figures.js";
 import { outcomeLabel, outcomeOf } from "./job-outcome.js";
 import type { ListView } from "./list-view.js";
-import { useJobEvents } from "./use-job-events.js";
 
 const columns: { label: string; sort?: JobSortKey; numeric?: boolean }[] = [
   { label: "Title", sort: "title" },
@@ -81,7 +80,6 @@ export function JobTable({ label, jobs, view, onSort, showOwner, actions }: JobT
 }
 
 function JobRow({ job, showOwner, actions }: { job: Job; showOwner?: boolean; actions?: JobActionHandlers }) {
-  useJobEvents(job);
   const active = job.status === "queued" || job.status === "running";
   const names = [...new Set(job.inputs.map((input) => input.name))];
   return (

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { LibraryListing } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, jobPage, renderApp } from "../test-utils.js";
+import { createdJob, renderApp, wizardServer } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -53,16 +53,12 @@ const folders: Record<string, LibraryListing> = {
 /** A server with two libraries; `listings` may answer a folder differently (a pending entry read later). */
 function server(listings: (key: string, asked: number) => LibraryListing | undefined = () => undefined) {
   const asked = new Map<string, number>();
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-    "GET /api/feature-sets": () => ({
-      body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
-    }),
-    "GET /api/libraries": () => ({ body: [{ name: "lab" }, { name: "archive" }] }),
-    "GET /api/libraries/lab/entries": (_body, url) => answer(url),
-    "GET /api/libraries/archive/entries": (_body, url) => answer(url),
-    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
+  return wizardServer({
+    routes: {
+      "GET /api/libraries": () => ({ body: [{ name: "lab" }, { name: "archive" }] }),
+      "GET /api/libraries/lab/entries": (_body, url) => answer(url),
+      "GET /api/libraries/archive/entries": (_body, url) => answer(url),
+    },
   });
   function answer(url: string) {
     const parsed = new URL(url, "http://localhost");
@@ -82,11 +78,7 @@ async function openLibraryTab() {
 
 describe("picking a capture from a library", () => {
   it("offers no library tab when the server has no library", async () => {
-    const calls = fakeServer({
-      "GET /api/auth/session": () => ({ body: alice }),
-      "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-      "GET /api/libraries": () => ({ body: [] }),
-    });
+    const calls = wizardServer({ routes: { "GET /api/libraries": () => ({ body: [] }) } });
     renderApp("/ui/extract");
     expect(await screen.findByLabelText("Capture: choose a file")).toBeInTheDocument();
     await waitFor(() => expect(calls.some((c) => c.path === "/api/libraries")).toBe(true));
@@ -134,8 +126,8 @@ describe("picking a capture from a library", () => {
 
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     await userEvent.click(await screen.findByRole("button", { name: "Create job" }));
-    await waitFor(() => expect(calls.find((c) => c.method === "POST" && c.path === "/api/jobs")).toBeDefined());
-    expect(calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body).toMatchObject({
+    await waitFor(() => expect(createdJob(calls)).toBeDefined());
+    expect(createdJob(calls)).toMatchObject({
       title: "From the lab",
       capability: "extract",
       inputs: { capture: { library: "lab", path: "day1/capture.pcap" } },

@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import type { UploadedFile } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api } from "../api/client.js";
-import { alice, fakeServer, jobPage, noneStored, pcapBytes, renderApp, uploadedAs } from "../test-utils.js";
+import { choose, createdJob, noneStored, pcapBytes, renderApp, uploadedAs, wizardServer } from "../test-utils.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -21,19 +21,16 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 
 /** A server that records, in order, the look-ups, uploads and job creations the wizard makes. */
 function server(log: string[], lookup = noneStored) {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-    "GET /api/feature-sets": () => ({
-      body: [{ name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} }],
-    }),
-    "POST /api/files/lookup": (body, url) => {
-      log.push("lookup");
-      return lookup(body, url);
-    },
-    "POST /api/jobs": (body) => {
-      log.push("create");
-      return { status: 201, body: { ...(body as object), id: "job-1" } };
+  return wizardServer({
+    routes: {
+      "POST /api/files/lookup": (body, url) => {
+        log.push("lookup");
+        return lookup(body, url);
+      },
+      "POST /api/jobs": (body) => {
+        log.push("create");
+        return { status: 201, body: { ...(body as object), id: "job-1" } };
+      },
     },
   });
 }
@@ -50,13 +47,7 @@ function uploads(log: string[], failing: Record<string, string> = {}) {
   });
 }
 
-async function choose(label: string, name: string, content: Uint8Array) {
-  await userEvent.upload(screen.getByLabelText(`${label}: choose a file`), new File([content as BlobPart], name));
-  await screen.findByText(new RegExp(name.replace(".", "\\.")));
-}
-
-const created = (calls: ReturnType<typeof server>) =>
-  calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body as { inputs: unknown } | undefined;
+const created = (calls: ReturnType<typeof server>) => createdJob(calls) as { inputs: unknown } | undefined;
 const currentStep = () => screen.getByRole("list", { name: "Steps" }).querySelector("[aria-current=step]");
 
 describe("uploads on submit", () => {

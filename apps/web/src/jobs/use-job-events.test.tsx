@@ -1,19 +1,21 @@
 // Live job updates over server-sent events and how they refresh the cached job lists.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, render } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import type { Job, JobPage } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobPage, makeJob } from "../test-utils.js";
+import { alice, fakeServer, jobPage, makeJob, renderApp } from "../test-utils.js";
 import { parseJobEvent, storeJob, useJobEvents } from "./use-job-events.js";
 
 /** Stands in for the browser's EventSource: records listeners so the test can send events. */
 class FakeEventSource {
   static last: FakeEventSource | undefined;
+  static opened: string[] = [];
   listeners = new Map<string, (event: MessageEvent<string>) => void>();
   closed = false;
   onerror: (() => void) | null = null;
   constructor(readonly url: string) {
     FakeEventSource.last = this;
+    FakeEventSource.opened.push(url);
   }
   addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
     this.listeners.set(type, listener);
@@ -69,5 +71,26 @@ describe("job events", () => {
     act(() => source.send("job", { ...running, status: "succeeded", progress: { percent: 100, stage: "done" } }));
     expect(client.getQueryData<Job[]>(["jobs", "mine"])?.[0].status).toBe("succeeded");
     expect(source.closed).toBe(true);
+  });
+
+  it("leaves a list of running jobs to its polling and follows one job's stream on its details page", async () => {
+    vi.stubGlobal("EventSource", FakeEventSource);
+    FakeEventSource.opened = [];
+    const running = Array.from({ length: 10 }, (_, i) =>
+      makeJob({ id: `r${i}`, title: `Run ${i}`, status: "running", progress: { percent: 10, stage: "reading" } }),
+    );
+    fakeServer({
+      "GET /api/auth/session": () => ({ body: alice }),
+      "GET /api/jobs": (_, url) => ({ body: jobPage(running, url) }),
+      "GET /api/jobs/r3": () => ({ body: running[3] }),
+    });
+    const view = renderApp("/ui/dataSets");
+    expect(await screen.findByRole("link", { name: "Run 9" })).toBeInTheDocument();
+    // Ten streams would hold every one of the browser's six connections to the server.
+    expect(FakeEventSource.opened).toEqual([]);
+    view.unmount();
+    renderApp("/ui/details?id=r3");
+    expect(await screen.findByRole("heading", { name: /Run 3/ })).toBeInTheDocument();
+    expect(FakeEventSource.opened).toEqual(["/api/jobs/r3/events"]);
   });
 });

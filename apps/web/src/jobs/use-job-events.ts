@@ -1,4 +1,6 @@
-// Live state of a running job from the server's event stream ("job" events carry the whole job); the lists also poll.
+// Live state of a running job from the server's event stream ("job" events carry the whole job), on its details page.
+// The lists poll instead, one request a page: a stream per running row would take the browser's six connections to
+// the server (HTTP/1.1) with six rows, and every other request of the app would wait behind them.
 
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import type { Job, JobPage } from "@tracemill/contracts";
@@ -25,12 +27,14 @@ export function storeJob(queryClient: QueryClient, job: Job): void {
   queryClient.setQueryData<Job>(["job", job.id], job);
 }
 
-export function useJobEvents(job: Job): void {
+/** Follows `job` (none while it loads) while it is queued or running. */
+export function useJobEvents(job: Job | undefined): void {
   const queryClient = useQueryClient();
-  const active = job.status === "running" || job.status === "queued";
+  const active = job?.status === "running" || job?.status === "queued";
+  const id = job?.id;
   useEffect(() => {
-    if (!active || typeof EventSource === "undefined") return;
-    const source = new EventSource(api.eventsUrl(job.id), { withCredentials: true });
+    if (!active || id === undefined || typeof EventSource === "undefined") return;
+    const source = new EventSource(api.eventsUrl(id), { withCredentials: true });
     source.addEventListener("job", (event: MessageEvent<string>) => {
       const fresh = parseJobEvent(event.data);
       if (fresh) storeJob(queryClient, fresh);
@@ -42,5 +46,5 @@ export function useJobEvents(job: Job): void {
     });
     source.onerror = () => source.close();
     return () => source.close();
-  }, [active, job.id, queryClient]);
+  }, [active, id, queryClient]);
 }

@@ -2,40 +2,23 @@
 // the audit, each field saying its allowed range as it is typed, and the request the server gets.
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api } from "../../api/client.js";
-import { alice, fakeServer, jobPage, noneStored, pcapBytes, renderApp, uploadedAs } from "../../test-utils.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createdJob, mockUploadsEachTest, pcapBytes, renderApp, wizardServer } from "../../test-utils.js";
 
-let uploads = 0;
 /** Each file picked is other bytes: identical ones would go up once. */
 let picked = 0;
 
+mockUploadsEachTest();
 beforeEach(() => {
-  uploads = 0;
   picked = 0;
-  vi.spyOn(api, "upload").mockImplementation(async (file, onProgress) => {
-    onProgress(1);
-    uploads++;
-    return uploadedAs(file, `file-${uploads}`);
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 function server() {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs": (_, url) => ({ body: jobPage([], url) }),
-    "GET /api/feature-sets": () => ({
-      body: [
-        { name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} },
-        { name: "cic", description: "CICFlowMeter's", columns: [], defaults: {} },
-      ],
-    }),
-    "POST /api/files/lookup": noneStored,
-    "POST /api/jobs": (body) => ({ status: 201, body: { ...(body as object), id: "job-1" } }),
+  return wizardServer({
+    featureSets: [
+      { name: "tracemill", description: "Tracemill's features", columns: [], defaults: {} },
+      { name: "cic", description: "CICFlowMeter's", columns: [], defaults: {} },
+    ],
   });
 }
 
@@ -198,7 +181,7 @@ describe("the dataset wizard", () => {
     await userEvent.click(screen.getByRole("switch", { name: "Also write each split without the flagged columns" }));
     await userEvent.click(screen.getByRole("button", { name: "Create job" }));
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/ui/dataSets"));
-    const body = calls.find((c) => c.method === "POST" && c.path === "/api/jobs")?.body;
+    const body = createdJob(calls);
     expect(body).toEqual({
       title: "CIC Tuesday",
       description: "",

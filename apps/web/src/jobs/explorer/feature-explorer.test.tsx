@@ -4,7 +4,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ColumnSummary } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, columnAnswer, fakeServer, makeJob, renderApp } from "../../test-utils.js";
+import { columnAnswer, columnsAnswer, detailsServer, makeJob, renderApp, searchOf } from "../../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -18,9 +18,7 @@ const job = makeJob({
 });
 const base = "/api/jobs/j1/outputs/features.csv/columns";
 
-const columns = {
-  output: "features.csv",
-  format: "csv",
+const columns = columnsAnswer({
   rows: 4,
   columns: [
     { name: "srcIP", type: "text" },
@@ -31,11 +29,11 @@ const columns = {
   ],
   splitBy: ["label"],
   problems: ["features.csv: 1 rows have fewer cells than the header's 5 (…)"],
-};
+});
 
 /** What the server answers for dstPrt: its bins depend on the scale, its split on `by`. */
 function dstPrt(url: string): ColumnSummary {
-  const query = new URL(url, "http://localhost").searchParams;
+  const query = searchOf(url);
   const log = query.get("scale") === "log";
   const bins = log
     ? [
@@ -73,9 +71,7 @@ function dstPrt(url: string): ColumnSummary {
 }
 
 function serve() {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs/j1": () => ({ body: job }),
+  return detailsServer(job, {
     "GET /api/jobs/j1/outputs/features.csv": () => ({ text: "srcIP,dstPrt\n10.0.0.1,80\n" }),
     [`GET ${base}`]: () => ({ body: columns }),
     [`GET ${base}/mean_flowpktl`]: () => ({

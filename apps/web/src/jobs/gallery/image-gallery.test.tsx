@@ -5,7 +5,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { GalleryImage, GalleryPage } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../../test-utils.js";
+import { detailsServer, makeJob, renderApp, searchOf, udpSession } from "../../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -20,7 +20,7 @@ const job = makeJob({
   ],
 });
 
-/** Image n holds sessions 2n−1 and 2n, from 10.0.0.<session> port 1000+session to 192.0.2.1:53; even ones attack. */
+/** Image n holds the sessions (udpSession) 2n−1 and 2n; even ones attack. */
 function image(number: number): GalleryImage {
   return {
     number,
@@ -31,21 +31,14 @@ function image(number: number): GalleryImage {
         row,
         csvRow,
         labels: [String(csvRow % 2 === 0 ? 1 : 0), csvRow % 2 === 0 ? "Attempted Recon" : ""],
-        session: {
-          protocol: 17,
-          start: String(1_700_000_000 + csvRow),
-          srcIP: `10.0.0.${csvRow}`,
-          srcPort: 1000 + csvRow,
-          dstIP: "192.0.2.1",
-          dstPort: 53,
-        },
+        session: udpSession(csvRow),
       };
     }),
   };
 }
 
 function page(url: string): GalleryPage {
-  const query = new URL(url, "http://localhost").searchParams;
+  const query = searchOf(url);
   const offset = Number(query.get("offset") ?? 0);
   const limit = Number(query.get("limit") ?? 24);
   const numbers = Array.from({ length: Math.max(0, Math.min(limit, TOTAL - offset)) }, (_, i) => offset + i + 1);
@@ -62,9 +55,7 @@ function page(url: string): GalleryPage {
 }
 
 function serve() {
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs/j1": () => ({ body: job }),
+  return detailsServer(job, {
     "GET /api/jobs/j1/outputs/images.zip/images": (_body, url) => ({ body: page(url) }),
   });
 }

@@ -5,7 +5,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { IptSeries, IptSession, IptSessionPage } from "@tracemill/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alice, fakeServer, makeJob, renderApp } from "../../test-utils.js";
+import { detailsServer, makeJob, renderApp, searchOf, udpSession } from "../../test-utils.js";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -21,23 +21,12 @@ const job = makeJob({
 
 /** Session of row r: UDP 10.0.0.r:(1000+r) → 192.0.2.1:53, r + 1 packets. */
 function session(row: number): IptSession {
-  return {
-    row,
-    packets: row + 1,
-    session: {
-      protocol: 17,
-      start: String(1_700_000_000 + row),
-      srcIP: `10.0.0.${row}`,
-      srcPort: 1000 + row,
-      dstIP: "192.0.2.1",
-      dstPort: 53,
-    },
-  };
+  return { row, packets: row + 1, session: udpSession(row) };
 }
 const GAPS: Record<number, number[]> = { 2: [0.5, 0.25], 5: [1] };
 
 function sessions(url: string): IptSessionPage {
-  const query = new URL(url, "http://localhost").searchParams;
+  const query = searchOf(url);
   const from = Number(query.get("from") ?? 1);
   if (query.get("q") === "10.0.0.9") {
     // The server looked at its budget of rows and found one; it goes on from row 200 001.
@@ -50,7 +39,7 @@ function sessions(url: string): IptSessionPage {
 }
 
 function series(url: string): { output: string; maxGaps: number; series: IptSeries[] } {
-  const rows = (new URL(url, "http://localhost").searchParams.get("rows") ?? "").split(",").map(Number);
+  const rows = (searchOf(url).get("rows") ?? "").split(",").map(Number);
   return { output: "ipt.txt", maxGaps: 5000, series: rows.map((row) => ({ ...session(row), gaps: GAPS[row] ?? [] })) };
 }
 
@@ -59,11 +48,9 @@ let asked: URLSearchParams[] = [];
 
 function serve() {
   asked = [];
-  return fakeServer({
-    "GET /api/auth/session": () => ({ body: alice }),
-    "GET /api/jobs/j1": () => ({ body: job }),
+  return detailsServer(job, {
     "GET /api/jobs/j1/outputs/ipt.txt/sessions": (_body, url) => {
-      asked.push(new URL(url, "http://localhost").searchParams);
+      asked.push(searchOf(url));
       return { body: sessions(url) };
     },
     "GET /api/jobs/j1/outputs/ipt.txt/series": (_body, url) => ({ body: series(url) }),
