@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Two test files at a time on a two-core machine (Vitest's default leaves one core idle): most tests wait on child
+    // processes, Suricata, databases or the disk, and running side by side also shakes out races between processes.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { conditions: ["source"] },
