@@ -4,17 +4,22 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
-// Every browser's Blob has stream() (the wizard hashes picked files through it); jsdom's has not. This one reads 1 MiB
-// at a time with FileReader, which jsdom has, so a test's file comes in several chunks.
+// Every browser's Blob has stream() and arrayBuffer() (the wizard hashes picked files through them); jsdom's has not.
+// These read with FileReader, which jsdom has: the stream 1 MiB at a time, so a test's file comes in several chunks.
+const readSlice = (blob: Blob) =>
+  new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+if (typeof Blob.prototype.arrayBuffer !== "function") {
+  Blob.prototype.arrayBuffer = async function arrayBuffer(this: Blob) {
+    return (await readSlice(this)).buffer;
+  };
+}
 if (typeof Blob.prototype.stream !== "function") {
   const CHUNK = 1024 * 1024;
-  const readSlice = (blob: Blob) =>
-    new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-      reader.onerror = () => reject(reader.error);
-      reader.readAsArrayBuffer(blob);
-    });
   Blob.prototype.stream = function stream(this: Blob) {
     let offset = 0;
     return new ReadableStream<Uint8Array<ArrayBuffer>>({
