@@ -6,6 +6,7 @@ import type { Library, LibraryEntry } from "@tracemill/contracts";
 import { useId, useState } from "react";
 import { api, messagesOf } from "../api/client.js";
 import { formatBytes } from "./format-bytes.js";
+import { formatCount } from "./job-figures.js";
 
 type Capture = Extract<LibraryEntry, { type: "capture" }>;
 
@@ -24,7 +25,7 @@ function packets(capture: Capture): string {
   if (capture.pending) return "reading…";
   if (capture.problem) return `unreadable: ${capture.problem}`;
   if (!capture.info) return "—";
-  const count = capture.info.packets.toLocaleString("en-US");
+  const count = formatCount(capture.info.packets);
   return capture.info.complete ? count : `${count} (damaged ${capture.info.damage ?? ""})`;
 }
 
