@@ -51,6 +51,9 @@ describe("web polish", () => {
   });
 
   it("titles each screen, a job's details by its title", async () => {
+    await page
+      .waitForFunction((title) => document.title === title, "My Jobs — Tracemill", { timeout: 5000 })
+      .catch(() => {});
     expect(await page.title()).toBe("My Jobs — Tracemill");
     await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Feature Extraction" }).click();
     await page.waitForURL(`${app.url}/ui/extract`);

@@ -32,6 +32,8 @@ export async function openWindow(browser: Browser, base: string, options: Window
     await register(page, base, options.user);
     await signIn(page, options.user);
     await page.waitForURL(`${base}/ui/dataSets`);
+    // The address changes before the screen renders: wait for the list, so a test starts from a drawn My Jobs.
+    await page.getByRole("heading", { name: "My Jobs", level: 1 }).waitFor();
   }
   return page;
 }
