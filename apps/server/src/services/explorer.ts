@@ -3,11 +3,10 @@
 // the job. Who may read is the downloads' rule (jobs.output): the owner, or anyone for a public job; 404 otherwise.
 import path from "node:path";
 import { type ColumnSummary, parseColumnQuery, splitColumns, type TableColumns } from "@tracemill/contracts";
-import { isTracemillError } from "@tracemill/core/errors";
 import { type ExploredTable, exploreColumn, openExploredTable } from "@tracemill/engine";
 import type { Storage } from "../storage/storage.js";
 import type { CurrentUser } from "./accounts.js";
-import { HttpError, notFound } from "./http-error.js";
+import { answered, HttpError, notFound } from "./http-error.js";
 import type { JobsService } from "./jobs.js";
 
 /** Outputs the explorer reads, by name (the engine tells CSV from Parquet by the file's own bytes). */
@@ -77,22 +76,6 @@ export function explorerService(jobs: JobsService, store: Storage) {
       return { output, column, ...described };
     },
   };
-}
-
-/**
- * What the engine could not read is said in its words (which name the output, never a path): 422, since the request
- * is right and the file is not. A file gone meanwhile is a job deleted meanwhile: 404.
- */
-async function answered<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (isTracemillError(error) && (error.code === "BAD_INPUT" || error.code === "DAMAGED_INPUT")) {
-      throw new HttpError(422, [error.message]);
-    }
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound();
-    throw error;
-  }
 }
 
 export type ExplorerService = ReturnType<typeof explorerService>;

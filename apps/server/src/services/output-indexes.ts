@@ -2,8 +2,7 @@
 // one at a time, kept while they fit in a bound of bytes (the least recently used dropped first), and built again when
 // the output's file is no longer the one indexed.
 import fs from "node:fs";
-import { isTracemillError } from "@tracemill/core/errors";
-import { HttpError, notFound } from "./http-error.js";
+import { notFound } from "./http-error.js";
 
 interface Held<T> {
   stamp: string;
@@ -64,20 +63,4 @@ export function outputIndexes<T extends { bytes: number }>(maxBytes: number) {
       return value;
     },
   };
-}
-
-/**
- * What the engine could not read is said in its words (which name the output, never a path): 422, since the request
- * is right and the file is not. A file gone meanwhile is a job deleted meanwhile: 404.
- */
-export async function answered<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (isTracemillError(error) && (error.code === "BAD_INPUT" || error.code === "DAMAGED_INPUT")) {
-      throw new HttpError(422, [error.message]);
-    }
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound();
-    throw error;
-  }
 }

@@ -15,9 +15,9 @@ import {
 import { parseSessionQuery } from "@tracemill/core";
 import { type ImageGallery, type IptOutput, openImageGallery, openIptOutput } from "@tracemill/engine";
 import type { CurrentUser } from "./accounts.js";
-import { HttpError } from "./http-error.js";
+import { answered, HttpError } from "./http-error.js";
 import type { JobsService } from "./jobs.js";
-import { answered, fileStamp, outputIndexes } from "./output-indexes.js";
+import { fileStamp, outputIndexes } from "./output-indexes.js";
 
 /** Memory the indexes may hold: a 100 000-image zip's index is about 20 MB, most outputs' far less. */
 const INDEX_BYTES = 64 * 1024 * 1024;
